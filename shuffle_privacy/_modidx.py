@@ -25,6 +25,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                          'shuffle_privacy/conversions.py'),
                                              'shuffle_privacy.conversions._kov_log_delta_rr': ( 'conversions.html#_kov_log_delta_rr',
                                                                                                 'shuffle_privacy/conversions.py'),
+                                             'shuffle_privacy.conversions._log_mills': ( 'conversions.html#_log_mills',
+                                                                                         'shuffle_privacy/conversions.py'),
                                              'shuffle_privacy.conversions._log_phi': ( 'conversions.html#_log_phi',
                                                                                        'shuffle_privacy/conversions.py'),
                                              'shuffle_privacy.conversions._mu_eps': ( 'conversions.html#_mu_eps',

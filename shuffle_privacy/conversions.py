@@ -9,12 +9,12 @@ __all__ = ['GDP_RTOL', 'OrderGridWarning', 'rdp_to_dp', 'mironov_rdp_to_dp', 'rd
            'cjmp_composition', 'optimal_composition_delta', 'optimal_composition_epsilon']
 
 # %% ../nbs/01_conversions.ipynb #9ccae647
-import math, numbers, warnings
+import math, warnings
+from fractions import Fraction
 import numpy as np
 from scipy import special, optimize, integrate
-from .core import (check_real, check_positive, check_nonnegative, check_probability, check_int,
-                                  check_array, check_same_length, logsumexp, log1mexp, logdiffexp, log_norm_sf,
-                                  log_norm_sf_diff, norm_sf, norm_cdf, in_test)
+from .core import (check_positive, check_nonnegative, check_probability, check_int, check_array,
+                                  check_same_length, logsumexp, log1mexp, logdiffexp, log_norm_sf, norm_cdf)
 
 # %% ../nbs/01_conversions.ipynb #eeaf552c
 class OrderGridWarning(UserWarning):
@@ -117,15 +117,24 @@ def _gdp_cancel_integral(a, b):
     val, _, *rest = integrate.quad(f, 0.0, T, epsabs=0.0, epsrel=2e-14, limit=200, full_output=1)
     return val
 
+def _log_mills(x):
+    "log R(x) = log(Q(x)/φ(x)) for x > 0, via erfcx (no overflow; -inf only beyond x ~ 1e308)."
+    r = float(special.erfcx(x/math.sqrt(2)))
+    return 0.5*math.log(math.pi/2) + math.log(r) if r > 0 else -math.inf
+
 def _gdp_log_delta(mu:float, eps:float)->float:
     "log δ(ε) of μ-GDP for validated scalars (no rounding)."
-    a, b = eps/mu - mu/2, eps/mu + mu/2
+    a, b = eps/mu - mu/2, eps/mu + mu/2      # b > 0 always
     if a == math.inf: return -math.inf
+    if abs(a) < 0.25*b:                      # ε/μ ≈ μ/2: form a exactly (rounding here would be amplified by ε/μ)
+        a = float(Fraction(eps)/Fraction(mu) - Fraction(mu)/2)
     la = log_norm_sf(a)
     if la == -math.inf: return -math.inf
-    lb = eps + log_norm_sf(b)
-    if lb <= la - math.log(2): return log_norm_sf_diff(a, b, eps)
-    return math.log(mu) + _log_phi(a) + math.log(_gdp_cancel_integral(a, b))
+    # log(e^ε Q(b)) = log φ(a) + log R(b): exact identity, and no cancellation between ε and log Q(b)
+    lphi = _log_phi(a) if abs(a) < 1e150 else -math.inf
+    lb = lphi + _log_mills(b)
+    if lb <= la - math.log(2) or a < -5: return logdiffexp(la, min(lb, la))   # (a < -5 never cancels: ratio < 0.2)
+    return math.log(mu) + lphi + math.log(_gdp_cancel_integral(a, b))
 
 def _mu_eps(mu, eps):
     "Validate μ > 0 and ε >= 0, each a scalar or an array; return broadcast float arrays and a scalar flag."

@@ -137,6 +137,18 @@ def test_gdp_delta_extreme_tail_cancellation(mu, eps):
     assert rel(gdp_log_delta(mu, eps), float(mp.log(ref))) <= 1e-13 or \
         abs(gdp_log_delta(mu, eps) - float(mp.log(ref))) <= 2*GDP_RTOL
 
+@pytest.mark.parametrize('mu', [30.0, 1e4, 1e8, 1e15])
+@pytest.mark.parametrize('t', [-2.0, 0.0, 3.0, 20.0])
+def test_gdp_delta_huge_mu_and_eps(mu, t):
+    # eps = mu^2/2 + t mu puts a = eps/mu - mu/2 = t at order one while eps is astronomically large:
+    # eps + log Q(b) would cancel two numbers of size mu^2/2
+    eps = mu*mu/2 + t*mu
+    with mp.workdps(120):
+        m, e = mp.mpf(mu), mp.mpf(eps)
+        ref = mp.ncdf(-e/m + m/2) - mp.exp(e)*mp.ncdf(-e/m - m/2)
+    got = gdp_delta(mu, eps)
+    assert float(ref) <= got <= float(ref)*(1 + 3*GDP_RTOL), (got, ref)
+
 @pytest.mark.parametrize('mu', [0.1, 0.5, 1.0, 2.0, 4.0, 8.0])
 @pytest.mark.parametrize('eps', [0.0, 0.1, 0.5, 1.0, 2.0, 5.0])
 def test_gdp_delta_matches_dp_accounting_analytic_gaussian(mu, eps):
@@ -378,7 +390,7 @@ def test_composition_monotone(eps, dp, extra):
     for f in (heterogeneous_advanced_composition, cjmp_composition):
         e0, d0 = f(eps, 0.0, dp)
         e1, d1 = f(eps + [extra], 0.0, dp)
-        assert e1 >= e0 and d1 >= d0
+        assert e1 >= e0*(1 - 1e-14) and d1 >= d0*(1 - 1e-14)   # up to the summation order's rounding
         assert f(eps, 0.0, dp/2)[0] >= e0        # smaller delta', larger eps
     assert cjmp_composition(eps, 0.0, dp)[0] >= heterogeneous_advanced_composition(eps, 0.0, dp)[0]
 
@@ -407,3 +419,9 @@ def test_bad_inputs_rest():
     ]
     for f, name in bad:
         with pytest.raises(ValueError, match=name): f()
+
+def test_optimal_composition_approaches_gdp_clt():
+    # Dong-Roth-Su central limit theorem: k-fold randomized response at eps ~ 1/sqrt(k) tends to mu-GDP, mu = sqrt(k) eps
+    # (to first order in eps); an independent sanity check of both the KOV sum and gdp_epsilon
+    k, eps, delta = 10_000, 0.01, 1e-5
+    assert abs(optimal_composition_epsilon(eps, 0.0, k, delta) - gdp_epsilon(math.sqrt(k)*eps, delta)) < 5e-3
