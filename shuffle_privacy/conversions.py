@@ -6,7 +6,7 @@
 __all__ = ['GDP_RTOL', 'OrderGridWarning', 'rdp_to_dp', 'mironov_rdp_to_dp', 'rdp_to_delta', 'gdp_log_delta', 'gdp_delta',
            'gdp_epsilon', 'gdp_compose', 'dp_tradeoff', 'gdp_tradeoff', 'UnsoundConversionWarning', 'pure_dp_to_rdp',
            'paper001_dp_to_rdp', 'basic_composition', 'advanced_composition', 'heterogeneous_advanced_composition',
-           'cjmp_composition', 'optimal_composition_delta', 'optimal_composition_epsilon']
+           'cjmp_composition', 'optimal_composition_delta', 'optimal_composition_epsilon', 'composed_dp_tradeoff']
 
 # %% ../nbs/01_conversions.ipynb #9ccae647
 import math, warnings
@@ -359,3 +359,32 @@ def optimal_composition_epsilon(eps:float, # per-mechanism ε >= 0
     g = lambda e: math.log(max(_kov_delta(eps, delta, k, e), 1e-320)) - math.log(dt)
     x = optimize.brentq(g, 0.0, k*eps, xtol=1e-300, rtol=4*_ULP, maxiter=500) if g(0.0) > 0 else 0.0
     return float(min(_certify_up(cert, x), _up(k*eps, 2)))
+
+# %% ../nbs/01_conversions.ipynb #7905e20b
+def composed_dp_tradeoff(eps:float, # per-mechanism ε >= 0
+                         delta:float, # per-mechanism δ in [0, 1]
+                         k:int, # number of compositions
+                         alpha, # type I error(s) in [0, 1]
+                        ): # f_{ε,δ}^{⊗k}(α)
+    "Exact trade-off function f_{ε,δ}^{⊗k} of the k-fold composition of (ε, δ)-DP (Dong, Roth and Su, Thm 3.2; KOV 2015)."
+    eps, delta = check_nonnegative('eps', eps), check_probability('delta', delta, closed=True)
+    k = check_int('k', k, lo=1)
+    a = check_array('alpha', alpha, lo=0, hi=1)
+    va, vb = _composed_vertices(eps, delta, k)
+    out = np.interp(a, va, vb)
+    return float(out) if np.ndim(alpha) == 0 else out
+
+def _composed_vertices(eps, delta, k):
+    "Vertices (α_j, β_j) of f_{ε,δ}^{⊗k}, from α = 0 to α = 1."
+    l = np.arange(k + 1, dtype=float)
+    lc = special.gammaln(k + 1) - special.gammaln(l + 1) - special.gammaln(k - l + 1)
+    lp, lq = -np.logaddexp(0.0, -eps), -np.logaddexp(0.0, eps)          # log p, log(1-p)
+    l1 = k*math.log1p(-delta) if delta < 1 else -math.inf
+    P = np.exp(l1 + lc + (k - l)*lp + l*lq)
+    Q = np.exp(l1 + lc + l*lp + (k - l)*lq)
+    mass_inf = -math.expm1(l1) if delta < 1 else 1.0                    # 1 - (1-δ)^k
+    Pm = np.concatenate([[mass_inf], P, [0.0]])                          # P-masses, by decreasing likelihood ratio
+    Qm = np.concatenate([[0.0], Q, [mass_inf]])
+    va = np.cumsum(Qm)                                                   # starts at α = 0: the "δ" group has Q = 0
+    vb = np.concatenate([np.cumsum(Pm[::-1])[::-1][1:], [0.0]])
+    return np.minimum(va/va[-1], 1.0), np.minimum(vb, 1.0)               # normalise away the last ulps of α
