@@ -57,7 +57,7 @@ def rdp_to_dp(orders, # Rényi orders, reals > 1 (scalar or 1-d)
               rdp, # RDP values ρ(α) >= 0 at those orders (`inf` allowed: no guarantee at that order)
               delta:float, # target δ in (0, 1)
              )->tuple: # (ε, best order)
-    "Smallest ε over the grid of the improved RDP→(ε,δ) conversion (Balle et al. 2020 Thm 21; paper 004 Lemma 2)."
+    "Smallest ε over the grid of the improved RDP→(ε,δ) conversion (Balle et al. 2020 Thm 21; paper 004 Lemma 2); per ordered pair: D_α(P‖Q) <= ρ(α) gives H_{e^ε}(P‖Q) <= δ."
     o, r = _check_orders_rdp(orders, rdp)
     delta = check_probability('delta', delta)
     ld = math.log(delta)
@@ -75,7 +75,7 @@ def mironov_rdp_to_dp(orders, # Rényi orders, reals > 1
                       rdp, # RDP values >= 0 at those orders (`inf` allowed)
                       delta:float, # target δ in (0, 1)
                      )->tuple: # (ε, best order)
-    "Smallest ε = ρ(α) + log(1/δ)/(α-1) over the grid: Mironov 2017, Proposition 3 (the classic conversion)."
+    "Smallest ε = ρ(α) + log(1/δ)/(α-1) over the grid: Mironov 2017, Proposition 3 (the classic conversion); per ordered pair."
     o, r = _check_orders_rdp(orders, rdp)
     delta = check_probability('delta', delta)
     with np.errstate(invalid='ignore', over='ignore'):
@@ -89,7 +89,7 @@ def rdp_to_delta(orders, # Rényi orders, reals > 1
                  rdp, # RDP values >= 0 at those orders (`inf` allowed)
                  eps:float, # target ε >= 0
                 )->tuple: # (δ, best order)
-    "Smallest δ over the grid such that (α, ρ(α))-RDP implies (ε, δ)-DP (improved conversion, inverted)."
+    "Smallest δ over the grid such that (α, ρ(α))-RDP implies (ε, δ)-DP (improved conversion, inverted); per ordered pair."
     o, r = _check_orders_rdp(orders, rdp)
     eps = check_nonnegative('eps', eps)
     with np.errstate(invalid='ignore', over='ignore', divide='ignore'):
@@ -162,7 +162,7 @@ def gdp_log_delta(mu, # μ > 0 (scalar or array)
 def gdp_delta(mu, # μ > 0 (scalar or array)
               eps, # ε >= 0 (scalar or array)
              ): # δ(ε), rounded up
-    "δ(ε) = Φ(-ε/μ + μ/2) - e^ε Φ(-ε/μ - μ/2) of a μ-GDP mechanism (Dong, Roth and Su, Cor. 2.13)."
+    "δ(ε) = Φ(-ε/μ + μ/2) - e^ε Φ(-ε/μ - μ/2) of a μ-GDP mechanism (Dong, Roth and Su, Cor. 2.13); Gaussian noise σ, ℓ2-sensitivity Δ: μ = Δ/σ."
     return _gdp_map(_gdp_delta_up, mu, eps)
 
 # %% ../nbs/01_conversions.ipynb #81f6ad68
@@ -232,7 +232,7 @@ class UnsoundConversionWarning(UserWarning):
 def pure_dp_to_rdp(eps:float, # ε >= 0 of a pure ε-DP mechanism
                    orders, # Rényi orders, reals > 1
                   ): # RDP ρ(α) at each order
-    "Tight RDP of an ε-DP mechanism: D_α of randomized response, <= min(ε, αε²/2) (attained; see the notebook)."
+    "Tight RDP of a pure ε-DP mechanism (δ = 0): D_α of randomized response, <= min(ε, αε²/2), attained; both directions."
     eps = check_nonnegative('eps', eps)
     o = check_array('orders', orders, lo=1, lo_open=True)
     t = (o - 1)*eps

@@ -311,7 +311,7 @@ def test_paper001_conversion_warns_and_is_falsified():
     assert v[0] < 0                                     # a negative "Renyi divergence"
     claimed = mironov_rdp_to_dp([20.0], [2*v[1]], 1e-5)[0]   # 2 epochs, back to (eps, delta) at the same delta
     # exact 2-fold composition of the canonical (1, 1e-5) mechanism, brute force in mpmath
-    assert float(brute_force_delta(1.0, 1e-5, 2, claimed)) > 1.9e-5
+    assert float(brute_force_delta(1.0, 1e-5, 2, claimed)) > 0.24     # claimed delta was 1e-5
 
 # ---------------------------------------------------------------- composition
 
