@@ -31,6 +31,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                          'shuffle_privacy/conversions.py'),
                                              'shuffle_privacy.conversions._log_phi': ( 'conversions.html#_log_phi',
                                                                                        'shuffle_privacy/conversions.py'),
+                                             'shuffle_privacy.conversions._logdiffexp_scalar': ( 'conversions.html#_logdiffexp_scalar',
+                                                                                                 'shuffle_privacy/conversions.py'),
                                              'shuffle_privacy.conversions._mu_eps': ( 'conversions.html#_mu_eps',
                                                                                       'shuffle_privacy/conversions.py'),
                                              'shuffle_privacy.conversions._pick_order': ( 'conversions.html#_pick_order',
