@@ -4,7 +4,8 @@
 
 # %% auto #0
 __all__ = ['shuffle_gaussian_log_excess', 'shuffle_gaussian_rdp', 'shuffle_gaussian_rdp_upper_bound', 'integer_partitions',
-           'shuffle_gaussian_rdp_partitions', 'shuffle_gaussian_rdp_curve']
+           'shuffle_gaussian_rdp_partitions', 'shuffle_gaussian_rdp_curve', 'rdp_to_dp_growing',
+           'shuffle_gaussian_epsilon', 'add_shuffle_gaussian_to_rdp_accountant']
 
 # %% ../nbs/20_shuffle_gaussian.ipynb #b0ca7b7f
 import math
@@ -51,22 +52,22 @@ def _log_excess_miller(L:int, n:int, c:float)->np.ndarray:
     return E
 
 # %% ../nbs/20_shuffle_gaussian.ipynb #70a05dcc
-_CONV_CACHE = {}
-
-def _log_convolve(p:np.ndarray, q:np.ndarray)->np.ndarray:
+def _log_convolve(p:np.ndarray, q:np.ndarray, block:int=512)->np.ndarray:
     "log of the truncated product of two series given by log-coefficients (same length), without leaving log space."
     L = len(p) - 1
-    if L not in _CONV_CACHE:
-        i = np.arange(L + 1); d = i[:, None] - i[None, :]
-        _CONV_CACHE.clear(); _CONV_CACHE[L] = (np.where(d >= 0, d, 0), d < 0)
-    idx, mask = _CONV_CACHE[L]
-    M = p[None, :] + q[idx]
-    M[mask] = -np.inf
-    mx = M.max(axis=1)
-    mx = np.where(np.isfinite(mx), mx, 0.0)
-    M -= mx[:, None]
-    np.exp(M, out=M)
-    with np.errstate(divide='ignore'): return np.log(M.sum(axis=1)) + mx
+    out = np.empty(L + 1)
+    j = np.arange(L + 1)
+    for r0 in range(0, L + 1, block):
+        i = np.arange(r0, min(r0 + block, L + 1))
+        d = i[:, None] - j[None, :]
+        M = p[None, :] + q[np.maximum(d, 0)]
+        M[d < 0] = -np.inf
+        mx = M.max(axis=1)
+        mx = np.where(np.isfinite(mx), mx, 0.0)
+        M -= mx[:, None]
+        np.exp(M, out=M)
+        with np.errstate(divide='ignore'): out[i] = np.log(M.sum(axis=1)) + mx
+    return out
 
 def _log_excess_powering(L:int, n:int, c:float)->np.ndarray:
     "log [x^m] (A^n - e^{nx}) for m = 0..L by binary powering of (e^{ax}, E_a) pairs; O(L^2 log n)."
@@ -170,3 +171,53 @@ def shuffle_gaussian_rdp_curve(n:int, # number of users, >= 1
     compositions = check_int('compositions', compositions, lo=1)
     orders = np.arange(2, check_int('max_order', max_order, lo=2) + 1)
     return orders, compositions*shuffle_gaussian_rdp(orders, n, sigma)
+
+# %% ../nbs/20_shuffle_gaussian.ipynb #18fa6f52
+import warnings
+from .conversions import rdp_to_dp, OrderGridWarning
+
+def rdp_to_dp_growing(rdp_fn, # callable: integer orders array -> RDP values (same length)
+                      delta:float, # target δ in (0, 1)
+                      max_order:int=32, # largest order of the first grid
+                      limit:int=2**14, # never go beyond this order
+                     )->tuple: # (ε, best order, largest order tried)
+    "rdp_to_dp over orders 2..K, doubling K while the best order is K; warns (OrderGridWarning) if `limit` is reached."
+    K, limit = check_int('max_order', max_order, lo=2), check_int('limit', limit, lo=2)
+    while True:
+        orders = np.arange(2, K + 1)
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', OrderGridWarning)
+            eps, best = rdp_to_dp(orders, rdp_fn(orders), delta)
+        if best < K: return eps, int(best), K
+        if K >= limit:
+            warnings.warn(f'rdp_to_dp_growing: best order is still the largest ({K}) at the limit; ε={eps:g} may be improvable', OrderGridWarning)
+            return eps, int(best), K
+        K = min(2*K, limit)
+
+def shuffle_gaussian_epsilon(n:int, # number of users, >= 1
+                             sigma:float, # per-user noise standard deviation (sensitivity 1)
+                             delta:float, # target δ in (0, 1)
+                             compositions:int=1, # number of adaptive repetitions
+                             max_order:int=2**14, # largest Rényi order considered
+                            )->float:
+    "ε of `compositions` shuffle Gaussian rounds at δ (Theorem 1 + RDP composition + the improved conversion); Theorem 1's pair/direction."
+    T = check_int('compositions', compositions, lo=1)
+    check_int('n', n, lo=1); check_positive('sigma', sigma)
+    return rdp_to_dp_growing(lambda o: T*shuffle_gaussian_rdp(o, n, sigma), delta, limit=max_order)[0]
+
+# %% ../nbs/20_shuffle_gaussian.ipynb #786fb0d8
+def add_shuffle_gaussian_to_rdp_accountant(accountant, # a `dp_accounting.rdp.RdpAccountant`
+                                           n:int, # number of users
+                                           sigma:float, # noise standard deviation (sensitivity 1)
+                                           count:int=1, # number of rounds
+                                          ):
+    "Compose `count` shuffle Gaussian rounds into an RdpAccountant (at non-integer orders uses ε(⌈α⌉), a valid upper bound)."
+    count = check_int('count', count, lo=1)
+    if not (hasattr(accountant, '_orders') and hasattr(accountant, '_rdp')): raise ValueError('accountant must be a dp_accounting RdpAccountant')
+    a = np.asarray(accountant._orders, dtype=float)
+    ok = a > 1
+    up = np.maximum(np.ceil(a[ok]), 2).astype(np.int64)
+    add = np.full(len(a), np.inf)       # orders <= 1: no bound from this curve
+    add[ok] = count*shuffle_gaussian_rdp(up, n, sigma)
+    accountant._rdp = accountant._rdp + add
+    return accountant

@@ -1,0 +1,69 @@
+"""Checks of Theorem 2 (subsampled shuffle Gaussian) and the shuffled check-in bounds against independent
+evaluations: the WBK formula in mpmath, the full unbounded Eq. 17 sum for small n, and ordering properties."""
+import math
+import mpmath as mp
+import numpy as np
+import pytest
+from scipy import stats
+
+from shuffle_privacy.shuffle_gaussian import shuffle_gaussian_rdp
+from shuffle_privacy.subsampled_checkin import checkin_rdp_chernoff, checkin_rdp_exact, subsampled_shuffle_gaussian_rdp
+
+mp.mp.dps = 50
+
+def mp_wbk(lam, sg, gamma):
+    "Theorem 2 literally, in mpmath (sg: dict j -> ε(j))."
+    g = mp.mpf(gamma)
+    e2 = mp.mpf(sg[2])
+    tot = 1 + g**2*mp.binomial(lam, 2)*min(4*(mp.exp(e2) - 1), 2*mp.exp(e2))
+    for j in range(3, lam + 1):
+        tot += 2*g**j*mp.binomial(lam, j)*mp.exp((j - 1)*mp.mpf(sg[j]))
+    return mp.log(tot)/(lam - 1)
+
+@pytest.mark.parametrize('m,gamma,sigma', [(1, 0.3, 2.0), (50, 0.01, 1.0), (6000, 0.1, 5.0), (100, 1.0, 0.7)])
+def test_theorem2_matches_mpmath_formula(m, gamma, sigma):
+    L = 40
+    sg = dict(zip(range(2, L + 1), shuffle_gaussian_rdp(np.arange(2, L + 1), m, sigma)))
+    got = subsampled_shuffle_gaussian_rdp(np.arange(2, L + 1), m, gamma, sigma)
+    for lam, g in zip(range(2, L + 1), got):
+        ref = min(mp_wbk(lam, sg, gamma), mp.mpf(sg[lam]))   # Theorem 2, capped by the un-subsampled RDP
+        assert abs(g - float(ref)) <= 1e-12*float(ref), (lam, g, ref)
+
+def test_checkin_exact_equals_full_sum_small_n():
+    n, gamma, sigma = 300, 0.2, 2.0
+    o = np.array([2, 5, 12])
+    # the full sum over k = 1..n (the k = 0 term contributes p_0 * (e^0 - 1) = 0 to the excess), at 40 digits
+    mp.mp.dps = 40
+    full = []
+    for j, lam in enumerate(o):
+        ex = mp.fsum(mp.binomial(n, k)*mp.mpf(gamma)**k*mp.mpf(1 - gamma)**(n - k)
+                     *mp.expm1((lam - 1)*mp.mpf(float(subsampled_shuffle_gaussian_rdp(lam, k, gamma, sigma)))) for k in range(1, n + 1))
+        full.append(float(mp.log1p(ex)/(lam - 1)))
+    full = np.array(full)
+    got = checkin_rdp_exact(o, n, gamma, sigma)
+    assert np.all(got >= full*(1 - 1e-10))            # certified: never below the full sum (up to rounding)
+    np.testing.assert_allclose(got, full, rtol=1e-9)   # and tight
+
+def test_chernoff_is_above_exact():
+    o = np.array([2, 3, 8, 20])
+    for n, gamma in [(500, 0.1), (4000, 0.05)]:
+        assert np.all(checkin_rdp_chernoff(o, n, gamma, 3.0) >= checkin_rdp_exact(o, n, gamma, 3.0)*(1 - 1e-12))
+
+def test_subsampling_never_hurts_and_helps_at_low_orders():
+    o = np.arange(2, 30)
+    s, u = subsampled_shuffle_gaussian_rdp(o, 200, 0.05, 2.0), shuffle_gaussian_rdp(o, 200, 2.0)
+    assert np.all(s <= u) and s[0] < 0.05*u[0] and np.all(s[:3] < u[:3])
+
+@pytest.mark.parametrize('call,msg', [
+    (lambda: subsampled_shuffle_gaussian_rdp([2], 0, 0.1, 1.0), 'm must be an integer in [1, inf)'),
+    (lambda: subsampled_shuffle_gaussian_rdp([2], 10, 1.5, 1.0), 'gamma must be in [0, 1]'),
+    (lambda: subsampled_shuffle_gaussian_rdp([2], 10, 0.0, 1.0), 'gamma must be in (0, 1]'),
+    (lambda: subsampled_shuffle_gaussian_rdp([1.5], 10, 0.1, 1.0), 'orders must'),
+    (lambda: checkin_rdp_exact([2], 10, 0.1, -1.0), 'sigma must be in (0, inf)'),
+    (lambda: checkin_rdp_exact([2], 10, 0.1, 1.0, tail=0.0), 'tail must be in (0, 1)'),
+    (lambda: checkin_rdp_chernoff([2], 10, 0.1, 1.0, deltas=[1.0]), 'deltas must lie in (0, 1)'),
+    (lambda: checkin_rdp_chernoff([2], 0, 0.1, 1.0), 'n must be an integer in [1, inf)'),
+])
+def test_bad_inputs(call, msg):
+    with pytest.raises(ValueError) as e: call()
+    assert msg in str(e.value), str(e.value)
