@@ -1,0 +1,85 @@
+"""Table 1 of Liew & Takahashi (the 'Ours' row exactly, the 'Clones' row within 3%), the clones bound and the
+Gaussian's LDP calibrations against independent evaluations, the MNIST reader on synthetic IDX files, the trainer."""
+import gzip, math, os
+import mpmath as mp
+import numpy as np
+import pytest
+
+from shuffle_privacy.conversions import gdp_delta
+from shuffle_privacy.shuffle_gaussian import shuffle_gaussian_epsilon, shuffle_gaussian_rdp
+from shuffle_privacy.shuffle_gaussian_experiments import (clones_epsilon, clones_gaussian_epsilon, gaussian_ldp_eps0,
+                                                          load_mnist, train_shuffled_checkin)
+
+N, SIGMA = 60000, 9.48
+
+def test_table1_ours_row_exactly():
+    import warnings
+    from shuffle_privacy.conversions import rdp_to_dp
+    o = np.arange(2, 31)
+    r = shuffle_gaussian_rdp(o, N, SIGMA)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        got = [round(rdp_to_dp(o, T*r, 1/N)[0], 5) for T in range(1, 8)]
+    assert got == [0.22820, 0.22820, 0.22821, 0.22821, 0.22821, 0.22822, 0.22822]
+
+def test_table1_ours_row_by_mpmath_lemma2():
+    # Lemma 2 evaluated independently in mpmath on the (mpmath-verified) RDP values
+    mp.mp.dps = 30
+    o = np.arange(2, 31); r = shuffle_gaussian_rdp(o, N, SIGMA)
+    vals = [mp.mpf(float(ri)) + (mp.log(N) + (lam - 1)*mp.log(1 - mp.mpf(1)/lam) - mp.log(lam))/(lam - 1) for lam, ri in zip(o, r)]
+    assert round(float(min(vals)), 5) == 0.22820
+
+def test_table1_clones_row_within_3_percent():
+    paper = [0.18623, 0.38461, 0.59516, 0.79355, 1.02241, 1.22689, 1.43138]
+    for T, p in enumerate(paper, 1):
+        assert abs(clones_gaussian_epsilon(N, SIGMA, 1/N, T, grid=300)/p - 1) < 0.03
+
+def test_clones_formula_by_hand():
+    e0, n, d = 1.2, 10000, 1e-6
+    ref = math.log(1 + (math.exp(e0) - 1)/(math.exp(e0) + 1)*(8*math.sqrt(math.exp(e0)*math.log(4/d))/math.sqrt(n) + 8*math.exp(e0)/n))
+    assert clones_epsilon(e0, n, d) == pytest.approx(ref, rel=1e-14)
+    assert clones_epsilon(20.0, n, d) == math.inf
+
+def test_gaussian_calibrations():
+    # the paper's σ = 9.48 is the classical (1, 1/n) calibration with sensitivity 2
+    assert gaussian_ldp_eps0(1/N, SIGMA, 2.0, 'classic') == pytest.approx(1.0, abs=1e-3)
+    e0 = gaussian_ldp_eps0(1e-8, SIGMA, 2.0, 'analytic')
+    assert float(gdp_delta(2/SIGMA, e0)) == pytest.approx(1e-8, rel=1e-8)
+    assert e0 < gaussian_ldp_eps0(1e-8, SIGMA, 2.0, 'classic')
+
+def test_large_order_epsilon_far_below_cap():
+    assert shuffle_gaussian_epsilon(N, SIGMA, 1/N) < 0.0015
+
+def test_load_mnist_reads_idx(tmp_path):
+    imgs = np.arange(2*4, dtype=np.uint8).reshape(2, 4)
+    labs = np.array([3, 7], dtype=np.uint8)
+    def write(name, magic, arr, dims, gz=False):
+        data = magic.to_bytes(4, 'big') + b''.join(int(d).to_bytes(4, 'big') for d in dims) + arr.tobytes()
+        p = tmp_path/(name + ('.gz' if gz else ''))
+        with (gzip.open if gz else open)(p, 'wb') as f: f.write(data)
+    write('train-images-idx3-ubyte', 2051, imgs, (2, 2, 2), gz=True)
+    write('train-labels-idx1-ubyte', 2049, labs, (2,))
+    write('t10k-images-idx3-ubyte', 2051, imgs, (2, 2, 2))
+    write('t10k-labels-idx1-ubyte', 2049, labs, (2,), gz=True)
+    xtr, ytr, xte, yte = load_mnist(str(tmp_path))
+    np.testing.assert_allclose(xtr, imgs/255.0); np.testing.assert_array_equal(yte, [3, 7])
+    with pytest.raises(FileNotFoundError): load_mnist(str(tmp_path/'nope'))
+
+def test_trainer_is_reproducible_and_learns_without_noise():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 5)); y = (X[:, 0] > 0).astype(int)
+    a1 = train_shuffled_checkin(X, y, X, y, gamma=0.5, sigma=0.0, rounds=50, lr=1.0, eval_every=50, rng=1)
+    a2 = train_shuffled_checkin(X, y, X, y, gamma=0.5, sigma=0.0, rounds=50, lr=1.0, eval_every=50, rng=1)
+    assert a1[1][-1] == a2[1][-1] and a1[1][-1] > 0.9
+
+@pytest.mark.parametrize('call,msg', [
+    (lambda: clones_epsilon(-1.0, 100, 1e-5), 'eps0 must be in (0, inf)'),
+    (lambda: clones_epsilon(1.0, 0, 1e-5), 'n must be an integer in [1, inf)'),
+    (lambda: gaussian_ldp_eps0(1e-5, 1.0, calibration='fft'), "calibration must be 'classic' or 'analytic'"),
+    (lambda: gaussian_ldp_eps0(0.0, 1.0), 'delta0 must be in (0, 1)'),
+    (lambda: clones_gaussian_epsilon(100, 1.0, 2.0), 'delta_total must be in (0, 1)'),
+    (lambda: clones_gaussian_epsilon(100, 1.0, 0.01, compositions=0), 'compositions must be an integer in [1, inf)'),
+])
+def test_bad_inputs(call, msg):
+    with pytest.raises(ValueError) as e: call()
+    assert msg in str(e.value), str(e.value)
