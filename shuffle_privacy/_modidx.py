@@ -71,6 +71,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                           'shuffle_privacy/iteration.py'),
                                            'shuffle_privacy.iteration._theta_quad': ( 'iteration.html#_theta_quad',
                                                                                       'shuffle_privacy/iteration.py'),
+                                           'shuffle_privacy.iteration._w_fritsch': ( 'iteration.html#_w_fritsch',
+                                                                                     'shuffle_privacy/iteration.py'),
                                            'shuffle_privacy.iteration.contraction_factor': ( 'iteration.html#contraction_factor',
                                                                                              'shuffle_privacy/iteration.py'),
                                            'shuffle_privacy.iteration.entry_delta': ( 'iteration.html#entry_delta',
