@@ -48,6 +48,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                        'shuffle_privacy/iteration.py'),
                                            'shuffle_privacy.iteration._mean_geometric': ( 'iteration.html#_mean_geometric',
                                                                                           'shuffle_privacy/iteration.py'),
+                                           'shuffle_privacy.iteration._mean_geometric_scalar': ( 'iteration.html#_mean_geometric_scalar',
+                                                                                                 'shuffle_privacy/iteration.py'),
                                            'shuffle_privacy.iteration._online_delta': ( 'iteration.html#_online_delta',
                                                                                         'shuffle_privacy/iteration.py'),
                                            'shuffle_privacy.iteration._online_integral': ( 'iteration.html#_online_integral',
