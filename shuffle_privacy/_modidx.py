@@ -36,6 +36,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                   'shuffle_privacy/iteration.py'),
                                            'shuffle_privacy.iteration._delta_star': ( 'iteration.html#_delta_star',
                                                                                       'shuffle_privacy/iteration.py'),
+                                           'shuffle_privacy.iteration._em_tail': ( 'iteration.html#_em_tail',
+                                                                                   'shuffle_privacy/iteration.py'),
                                            'shuffle_privacy.iteration._log1m_theta': ( 'iteration.html#_log1m_theta',
                                                                                        'shuffle_privacy/iteration.py'),
                                            'shuffle_privacy.iteration._log_arg_laplace': ( 'iteration.html#_log_arg_laplace',
