@@ -215,5 +215,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                       'shuffle_privacy/schedules.py'),
                                            'shuffle_privacy.schedules.laplace_schedule_C1': ( 'noise_schedules.html#laplace_schedule_c1',
                                                                                               'shuffle_privacy/schedules.py'),
+                                           'shuffle_privacy.schedules.online_schedule_C1': ( 'noise_schedules.html#online_schedule_c1',
+                                                                                             'shuffle_privacy/schedules.py'),
                                            'shuffle_privacy.schedules.plot_iteration_explorer': ( 'noise_schedules.html#plot_iteration_explorer',
                                                                                                   'shuffle_privacy/schedules.py')}}}
