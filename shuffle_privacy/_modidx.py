@@ -218,4 +218,6 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                            'shuffle_privacy.schedules.online_schedule_C1': ( 'noise_schedules.html#online_schedule_c1',
                                                                                              'shuffle_privacy/schedules.py'),
                                            'shuffle_privacy.schedules.plot_iteration_explorer': ( 'noise_schedules.html#plot_iteration_explorer',
-                                                                                                  'shuffle_privacy/schedules.py')}}}
+                                                                                                  'shuffle_privacy/schedules.py'),
+                                           'shuffle_privacy.schedules.shuffled_epsilon': ( 'noise_schedules.html#shuffled_epsilon',
+                                                                                           'shuffle_privacy/schedules.py')}}}

@@ -94,3 +94,15 @@ def test_online_schedule_C1_certified():
     C1n = online_schedule_C1(1e-6, noise='laplace', eps=1.0, n=5000, **onl)
     assert online_laplace_delta(1.0, C1=C1n, n=5000, **onl) <= 1e-6 and C1n > C1
     with pytest.raises(ValueError, match='noise must be'): online_schedule_C1(1e-6, noise='x', eps=1.0, **onl)
+
+def test_shuffled_epsilon_certified_and_inverse_of_sigma_calibration():
+    from shuffle_privacy.schedules import shuffled_epsilon
+    kw = dict(n=10**4, L=1, eta=0.1, beta=0.5, rho=0)
+    e = shuffled_epsilon(1e-5, noise='gaussian', sigma=3.0, diameter=1, **kw)
+    g = lambda eps: shuffled_delta(*gaussian_constants(eps, L=1, sigma=3.0, eta=0.1, diameter=1, beta=0.5, rho=0), 10**4)
+    assert g(e) <= 1e-5 < g(e - 1e-9)
+    el = shuffled_epsilon(1e-3, noise='laplace', v=0.2, a=0, b=1, **kw)
+    gl = lambda eps: shuffled_delta(*laplace_constants(eps, L=1, v=0.2, eta=0.1, a=0, b=1, beta=0.5, rho=0), 10**4)
+    assert gl(el) <= 1e-3 < gl(el - 1e-9)
+    assert shuffled_epsilon(0.999, noise='gaussian', sigma=50.0, diameter=1, **kw) == 0.0
+    with pytest.raises(ValueError, match='noise must be'): shuffled_epsilon(1e-5, noise='x', **kw)
