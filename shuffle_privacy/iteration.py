@@ -9,7 +9,7 @@ __all__ = ['theta', 'Contraction', 'contraction_factor', 'gaussian_constants', '
            'gaussian_delta_star', 'laplace_schedule_delta', 'gaussian_schedule_delta', 'online_laplace_delta',
            'online_gaussian_delta']
 
-# %% ../nbs/10_iteration.ipynb #e98cf5f7
+# %% ../nbs/10_iteration.ipynb #cbb3b637
 import math, numbers
 from typing import NamedTuple
 import numpy as np
@@ -17,7 +17,7 @@ from scipy import special, integrate
 from .core import (check_real, check_positive, check_nonnegative, check_int, check_array,
                                   log_norm_sf, logdiffexp)
 
-# %% ../nbs/10_iteration.ipynb #d6e41b5e
+# %% ../nbs/10_iteration.ipynb #120b9f4d
 _HALF_LOG_2PI = 0.5*math.log(2*math.pi)
 _LOG_HALF = math.log(0.5)
 _SQRT2 = math.sqrt(2.0)
@@ -35,7 +35,7 @@ def _log1m_theta(eps:float, r):
     "log(1 - theta_{e^eps}(r)) for r > 0, from the positive sum Q(u-w) + e^eps Q(u+w) (no cancellation)."
     r = np.asarray(r, dtype=float)
     shape, r = r.shape, np.atleast_1d(r)
-    u, w = r/2, eps/r
+    with np.errstate(over='ignore'): u, w = r/2, eps/r          # w = inf for subnormal r: handled below
     d = u - w
     # Q(d) + e^eps Q(u+w) = e^{-d^2/2} [erfcx(d/sqrt2) + erfcx((u+w)/sqrt2)]/2, using (u+w)^2 - d^2 = 2 eps
     with np.errstate(over='ignore', divide='ignore', invalid='ignore'):
@@ -47,14 +47,16 @@ def _log1m_theta(eps:float, r):
 def _theta_quad(eps:float, r:float)->float:
     "log theta by adaptive quadrature of the positive integrand phi(a+s)(1 - e^{-rs}), a = eps/r - r/2."
     a = eps/r - r/2
-    if a > 0:   # factor out phi(a): phi(a+s) = phi(a) exp(-a s - s^2/2); rescale s = t/a
+    if not math.isfinite(a*a): return -math.inf              # theta <= Q(a) = exp(-a^2/2)/... is below every float
+    h = lambda x: -math.expm1(-x)/x if x > 0 else 1.0        # (1 - e^{-x})/x, so that r factors out exactly
+    if a > 0:   # phi(a+s) = phi(a) exp(-a s - s^2/2); rescale s = t/sc
         sc = max(a, 1.0)
-        f = lambda t: math.exp(-a*t/sc - 0.5*(t/sc)**2) * -math.expm1(-r*t/sc)
+        f = lambda t: math.exp(-a*t/sc - 0.5*(t/sc)**2) * t * h(r*t/sc)
         val, _ = integrate.quad(f, 0, math.inf, epsabs=0, epsrel=1e-13, limit=200)
-        return -0.5*a*a - _HALF_LOG_2PI + math.log(val/sc)
-    f = lambda s: math.exp(-0.5*(a + s)**2) * -math.expm1(-r*s)
-    val, _ = integrate.quad(f, 0, math.inf, epsabs=0, epsrel=1e-13, limit=200, points=None)
-    return -_HALF_LOG_2PI + math.log(val)
+        return -0.5*a*a - _HALF_LOG_2PI + math.log(r) - 2*math.log(sc) + math.log(val)
+    f = lambda s: math.exp(-0.5*(a + s)**2) * s * h(r*s)
+    val, _ = integrate.quad(f, 0, math.inf, epsabs=0, epsrel=1e-13, limit=200)
+    return -_HALF_LOG_2PI + math.log(r) + math.log(val)
 
 def _log_theta_parts(eps:float, r):
     "(log theta, log(1 - theta)) of theta_{e^eps}(r), elementwise over the array r >= 0, each to ~1e-14 relative."
@@ -74,7 +76,7 @@ def _log_theta_parts(eps:float, r):
         return lt, l1m
     lm = _log1m_theta(eps, rp)
     l1m[pos] = lm
-    u, w = rp/2, eps/rp
+    with np.errstate(over='ignore'): u, w = rp/2, eps/rp
     out = np.empty_like(rp)
     near1 = lm < _LOG_HALF                       # theta >= 1/2: log theta = log1p(-(1 - theta)) is exact
     out[near1] = np.log1p(-np.exp(lm[near1]))
@@ -85,7 +87,7 @@ def _log_theta_parts(eps:float, r):
             la, lb = _log_mills(np.maximum(a, -20.)), _log_mills(b)
             diff = np.where(lb < la, la + np.log(-np.expm1(np.minimum(lb - la, 0.))), -np.inf)
             val = -0.5*a*a - _HALF_LOG_2PI + diff
-        bad = (la - diff > math.log(1e3)) | (a < -20.) | ~np.isfinite(val)   # > 3 digits lost: integrate instead
+            bad = (la - diff > math.log(1e3)) | (a < -20.) | ~np.isfinite(val)   # > 3 digits lost: integrate instead
         if bad.any():
             idx = np.flatnonzero(bad)
             rr = rp[rest][idx]
@@ -94,7 +96,7 @@ def _log_theta_parts(eps:float, r):
     lt[pos] = out
     return lt, l1m
 
-# %% ../nbs/10_iteration.ipynb #8f327a82
+# %% ../nbs/10_iteration.ipynb #5fbbccc8
 def theta(gamma, # gamma = e^eps >= 1, the hockey-stick parameter
           r, # distance between the two unit-variance Gaussian means, r >= 0 (scalar or array)
          ):
@@ -106,7 +108,7 @@ def theta(gamma, # gamma = e^eps >= 1, the hockey-stick parameter
     out = np.where(l1m < _LOG_HALF, -np.expm1(l1m), np.exp(lt))
     return float(out[0]) if scalar else out.reshape(np.shape(r))
 
-# %% ../nbs/10_iteration.ipynb #2a21ed0a
+# %% ../nbs/10_iteration.ipynb #835393d8
 class Contraction(NamedTuple):
     "A contraction coefficient `B` in [0, 1] together with `one_minus_B` = 1 - B, computed without cancellation."
     B: float
@@ -145,7 +147,7 @@ def _contraction_from_parts(lt, l1m):
     c = np.where(lt < _LOG_HALF, -np.expm1(lt), np.exp(l1m))
     return Contraction(_scalarize(b), _scalarize(c))
 
-# %% ../nbs/10_iteration.ipynb #0b06a608
+# %% ../nbs/10_iteration.ipynb #2e38447d
 def contraction_factor(eta:float, # learning rate, 0 < eta <= 2/(beta+rho)
                        beta:float, # smoothness: the gradient is beta-Lipschitz, beta > 0
                        rho:float, # strong convexity, 0 <= rho <= beta
@@ -156,7 +158,7 @@ def contraction_factor(eta:float, # learning rate, 0 < eta <= 2/(beta+rho)
     eta = check_real('eta', eta, lo=0, hi=2/(beta + rho), lo_open=True)
     return math.sqrt(max(0.0, 1 - 2*eta*beta*rho/(beta + rho)))
 
-# %% ../nbs/10_iteration.ipynb #2f46eac8
+# %% ../nbs/10_iteration.ipynb #a479edfd
 def _check_eps(eps): return check_real('eps', eps, lo=0)
 
 def _pos_or_array(name, x):
@@ -207,7 +209,7 @@ def laplace_constants(eps:float, # privacy parameter eps >= 0
     if np.ndim(v) == 0: return float(A[0]), Contraction(float(B.B[0]), float(B.one_minus_B[0]))
     return A, B
 
-# %% ../nbs/10_iteration.ipynb #69d854f6
+# %% ../nbs/10_iteration.ipynb #f077f72f
 def _check_n(n, name='n'):
     "n >= 1 integer, or an array of them (returned as float array)."
     if np.ndim(n) == 0: return check_int(name, n, lo=1)
@@ -266,7 +268,7 @@ def randomly_stopped_delta(A, B, n, *, i=None):
     m = nn - np.asarray(i, float) + 1            # number of steps the differing entry's bound averages over
     return _scalarize(A*_mean_geometric(c, m)*(m/nn))   # m/nn == 1 exactly at i = 1: equals shuffled_delta
 
-# %% ../nbs/10_iteration.ipynb #f0634866
+# %% ../nbs/10_iteration.ipynb #f25a6f54
 def shuffled_delta_mc(A, B, n:int, *, i:int=1, n_perm:int=10_000, rng=None)->tuple:
     "Monte Carlo of Theorem 2: average of A B^(n-j) over the position j of entry i under uniform shuffles; (mean, stderr)."
     A = _check_A(A); b, c = _as_contraction(B); n = _check_n(n); i = _check_n(i, 'i')
@@ -277,7 +279,7 @@ def shuffled_delta_mc(A, B, n:int, *, i:int=1, n_perm:int=10_000, rng=None)->tup
     vals = A*_pow_B(c, n - pos)
     return float(vals.mean()), float(vals.std(ddof=1)/math.sqrt(n_perm))
 
-# %% ../nbs/10_iteration.ipynb #b1c86959
+# %% ../nbs/10_iteration.ipynb #0ab27fce
 def lemma8_leading(eps:float, *, c:float, sigma):
     "Lemma 8's leading term for 1 - theta_{e^eps}(c/sigma): e^{eps/2} e^{-c^2/(8 sigma^2)} (4 sigma/c)/sqrt(2 pi)."
     eps = _check_eps(eps); c = check_positive('c', c); sigma = _pos_or_array('sigma', sigma)
@@ -293,7 +295,7 @@ def lemma8_remainder(eps:float, *, c:float, sigma):
         bracket = np.exp(-w*w/2)*(R(u - w) + R(u + w))
     return _scalarize(bracket - 4*s/c)
 
-# %% ../nbs/10_iteration.ipynb #51268a45
+# %% ../nbs/10_iteration.ipynb #bd271a7d
 def _w_fritsch(y):
     "W(e^y) for y >= 1: asymptotic start and two Fritsch-Shafer-Crowley steps (4th order), in place, ~2e-16 relative."
     w = np.log(y); ly = w.copy()
@@ -319,7 +321,7 @@ def lambertw_exp(y):
         if (~small).any(): out[~small] = _w_fritsch(y[~small])
     return _scalarize(out.reshape(shape))
 
-# %% ../nbs/10_iteration.ipynb #94a0af59
+# %% ../nbs/10_iteration.ipynb #5fd0553f
 def _log_arg_laplace(n, C1, C2):
     "log(n/C1 + C2), accurate when the argument is near 1."
     return np.log1p(np.asarray(n, float)/C1 + (C2 - 1.0))
@@ -386,7 +388,7 @@ def gaussian_delta_star(C1, # C1 > 0 of the Gaussian schedule (4.3)
     C1 = check_positive('C1', C1); eps = _check_eps(eps)
     return _delta_star(2*C1*math.exp(eps/2))
 
-# %% ../nbs/10_iteration.ipynb #1441ad3f
+# %% ../nbs/10_iteration.ipynb #7c42e964
 def laplace_schedule_delta(n, *, eps, L, C1, C2, eta, a, b, beta, rho, kind='shuffled'):
     "delta of PNSGD with the Laplace schedule v(n) (4.1): kind 'shuffled' (Theorem 2) or 'stopped' (A/(n(1-B)))."
     v = laplace_scale_schedule(n, C1=C1, C2=C2, eta=eta, a=a, b=b, beta=beta, rho=rho)   # validates
@@ -416,7 +418,7 @@ def _schedule_delta(A, c, n, kind):
     if kind == 'stopped': return _scalarize(np.minimum(1.0, A/(nn*c)))
     raise ValueError(f"kind must be 'shuffled' or 'stopped'; got {kind!r}")
 
-# %% ../nbs/10_iteration.ipynb #fdb3a944
+# %% ../nbs/10_iteration.ipynb #176fed3d
 _CHUNK = 1 << 20
 _CHUNK_G = 1 << 13     # the Gaussian terms make many temporaries: small chunks stay in cache
 

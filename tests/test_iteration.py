@@ -409,3 +409,19 @@ def test_online_euler_maclaurin_tail_matches_exact_sum(kind, monkeypatch):
     lo, up = f(1.0, **ON, **g)
     big = f(1.0, n=10**18, **ON, **g)
     assert lo <= big <= up and big < f(1.0, n=10**12, **ON, **g)
+
+@given(eps=st.floats(1e-4, 6), r=st.floats(1e-3, 2.0))
+@settings(max_examples=120, deadline=None)
+def test_theta_small_r_matches_mpmath(eps, r):
+    "The cancelling regime (small r, eps > 0), where theta is evaluated by quadrature of a positive integrand."
+    ref = m_theta(eps, r)
+    if ref < mp.mpf('1e-300'): return
+    assert rel(theta(math.exp(eps), r), ref) < 1e-11
+
+@given(eps=st.floats(0, 6), r=st.floats(0, 50), dr=st.floats(1e-3, 5), de=st.floats(1e-3, 2))
+@settings(max_examples=150, deadline=None)
+def test_theta_in_unit_interval_increasing_in_r_decreasing_in_gamma(eps, r, dr, de):
+    t = theta(math.exp(eps), r)
+    assert 0 <= t <= 1
+    assert theta(math.exp(eps), r + dr) >= t*(1 - 1e-13)
+    assert theta(math.exp(eps + de), r) <= t*(1 + 1e-13) + 1e-300
