@@ -9,7 +9,7 @@ __all__ = ['theta', 'Contraction', 'contraction_factor', 'gaussian_constants', '
            'gaussian_delta_star', 'laplace_schedule_delta', 'gaussian_schedule_delta', 'online_laplace_delta',
            'online_gaussian_delta']
 
-# %% ../nbs/10_iteration.ipynb #cbb3b637
+# %% ../nbs/10_iteration.ipynb #4a38cbb9
 import math, numbers
 from typing import NamedTuple
 import numpy as np
@@ -17,7 +17,7 @@ from scipy import special, integrate
 from .core import (check_real, check_positive, check_nonnegative, check_int, check_array,
                                   log_norm_sf, logdiffexp)
 
-# %% ../nbs/10_iteration.ipynb #120b9f4d
+# %% ../nbs/10_iteration.ipynb #4a396925
 _HALF_LOG_2PI = 0.5*math.log(2*math.pi)
 _LOG_HALF = math.log(0.5)
 _SQRT2 = math.sqrt(2.0)
@@ -96,7 +96,7 @@ def _log_theta_parts(eps:float, r):
     lt[pos] = out
     return lt, l1m
 
-# %% ../nbs/10_iteration.ipynb #5fbbccc8
+# %% ../nbs/10_iteration.ipynb #30a18918
 def theta(gamma, # gamma = e^eps >= 1, the hockey-stick parameter
           r, # distance between the two unit-variance Gaussian means, r >= 0 (scalar or array)
          ):
@@ -108,7 +108,7 @@ def theta(gamma, # gamma = e^eps >= 1, the hockey-stick parameter
     out = np.where(l1m < _LOG_HALF, -np.expm1(l1m), np.exp(lt))
     return float(out[0]) if scalar else out.reshape(np.shape(r))
 
-# %% ../nbs/10_iteration.ipynb #835393d8
+# %% ../nbs/10_iteration.ipynb #0c1aadbd
 class Contraction(NamedTuple):
     "A contraction coefficient `B` in [0, 1] together with `one_minus_B` = 1 - B, computed without cancellation."
     B: float
@@ -147,7 +147,7 @@ def _contraction_from_parts(lt, l1m):
     c = np.where(lt < _LOG_HALF, -np.expm1(lt), np.exp(l1m))
     return Contraction(_scalarize(b), _scalarize(c))
 
-# %% ../nbs/10_iteration.ipynb #2e38447d
+# %% ../nbs/10_iteration.ipynb #030e5d9b
 def contraction_factor(eta:float, # learning rate, 0 < eta <= 2/(beta+rho)
                        beta:float, # smoothness: the gradient is beta-Lipschitz, beta > 0
                        rho:float, # strong convexity, 0 <= rho <= beta
@@ -158,7 +158,7 @@ def contraction_factor(eta:float, # learning rate, 0 < eta <= 2/(beta+rho)
     eta = check_real('eta', eta, lo=0, hi=2/(beta + rho), lo_open=True)
     return math.sqrt(max(0.0, 1 - 2*eta*beta*rho/(beta + rho)))
 
-# %% ../nbs/10_iteration.ipynb #a479edfd
+# %% ../nbs/10_iteration.ipynb #ff1a2095
 def _check_eps(eps): return check_real('eps', eps, lo=0)
 
 def _pos_or_array(name, x):
@@ -209,7 +209,7 @@ def laplace_constants(eps:float, # privacy parameter eps >= 0
     if np.ndim(v) == 0: return float(A[0]), Contraction(float(B.B[0]), float(B.one_minus_B[0]))
     return A, B
 
-# %% ../nbs/10_iteration.ipynb #f077f72f
+# %% ../nbs/10_iteration.ipynb #5eb72e2c
 def _check_n(n, name='n'):
     "n >= 1 integer, or an array of them (returned as float array)."
     if np.ndim(n) == 0: return check_int(name, n, lo=1)
@@ -268,7 +268,7 @@ def randomly_stopped_delta(A, B, n, *, i=None):
     m = nn - np.asarray(i, float) + 1            # number of steps the differing entry's bound averages over
     return _scalarize(A*_mean_geometric(c, m)*(m/nn))   # m/nn == 1 exactly at i = 1: equals shuffled_delta
 
-# %% ../nbs/10_iteration.ipynb #f25a6f54
+# %% ../nbs/10_iteration.ipynb #9cc8e6db
 def shuffled_delta_mc(A, B, n:int, *, i:int=1, n_perm:int=10_000, rng=None)->tuple:
     "Monte Carlo of Theorem 2: average of A B^(n-j) over the position j of entry i under uniform shuffles; (mean, stderr)."
     A = _check_A(A); b, c = _as_contraction(B); n = _check_n(n); i = _check_n(i, 'i')
@@ -279,7 +279,7 @@ def shuffled_delta_mc(A, B, n:int, *, i:int=1, n_perm:int=10_000, rng=None)->tup
     vals = A*_pow_B(c, n - pos)
     return float(vals.mean()), float(vals.std(ddof=1)/math.sqrt(n_perm))
 
-# %% ../nbs/10_iteration.ipynb #0ab27fce
+# %% ../nbs/10_iteration.ipynb #42bc2bf3
 def lemma8_leading(eps:float, *, c:float, sigma):
     "Lemma 8's leading term for 1 - theta_{e^eps}(c/sigma): e^{eps/2} e^{-c^2/(8 sigma^2)} (4 sigma/c)/sqrt(2 pi)."
     eps = _check_eps(eps); c = check_positive('c', c); sigma = _pos_or_array('sigma', sigma)
@@ -295,7 +295,7 @@ def lemma8_remainder(eps:float, *, c:float, sigma):
         bracket = np.exp(-w*w/2)*(R(u - w) + R(u + w))
     return _scalarize(bracket - 4*s/c)
 
-# %% ../nbs/10_iteration.ipynb #bd271a7d
+# %% ../nbs/10_iteration.ipynb #69a23585
 def _w_fritsch(y):
     "W(e^y) for y >= 1: asymptotic start and two Fritsch-Shafer-Crowley steps (4th order), in place, ~2e-16 relative."
     w = np.log(y); ly = w.copy()
@@ -321,7 +321,7 @@ def lambertw_exp(y):
         if (~small).any(): out[~small] = _w_fritsch(y[~small])
     return _scalarize(out.reshape(shape))
 
-# %% ../nbs/10_iteration.ipynb #5fd0553f
+# %% ../nbs/10_iteration.ipynb #2b536f84
 def _log_arg_laplace(n, C1, C2):
     "log(n/C1 + C2), accurate when the argument is near 1."
     return np.log1p(np.asarray(n, float)/C1 + (C2 - 1.0))
@@ -388,7 +388,7 @@ def gaussian_delta_star(C1, # C1 > 0 of the Gaussian schedule (4.3)
     C1 = check_positive('C1', C1); eps = _check_eps(eps)
     return _delta_star(2*C1*math.exp(eps/2))
 
-# %% ../nbs/10_iteration.ipynb #7c42e964
+# %% ../nbs/10_iteration.ipynb #34c4862a
 def laplace_schedule_delta(n, *, eps, L, C1, C2, eta, a, b, beta, rho, kind='shuffled'):
     "delta of PNSGD with the Laplace schedule v(n) (4.1): kind 'shuffled' (Theorem 2) or 'stopped' (A/(n(1-B)))."
     v = laplace_scale_schedule(n, C1=C1, C2=C2, eta=eta, a=a, b=b, beta=beta, rho=rho)   # validates
@@ -418,7 +418,7 @@ def _schedule_delta(A, c, n, kind):
     if kind == 'stopped': return _scalarize(np.minimum(1.0, A/(nn*c)))
     raise ValueError(f"kind must be 'shuffled' or 'stopped'; got {kind!r}")
 
-# %% ../nbs/10_iteration.ipynb #176fed3d
+# %% ../nbs/10_iteration.ipynb #29f0f63e
 _CHUNK = 1 << 20
 _CHUNK_G = 1 << 13     # the Gaussian terms make many temporaries: small chunks stay in cache
 

@@ -7,7 +7,7 @@ __all__ = ['fit_rate', 'laplace_online_log_integral', 'calibrate_gaussian_sigma'
            'delta_star_c_closed_form', 'laplace_schedule_C1', 'gaussian_schedule_C1', 'online_schedule_C1',
            'plot_iteration_explorer', 'iteration_explorer']
 
-# %% ../nbs/11_noise_schedules.ipynb #69829d28
+# %% ../nbs/11_noise_schedules.ipynb #c78f0608
 import math
 import numpy as np
 from scipy import special, integrate
@@ -19,7 +19,7 @@ from .iteration import (
     gaussian_schedule_delta, laplace_schedule_delta, online_laplace_delta, online_gaussian_delta,
     _online_params, _online_integral, lambertw_exp)
 
-# %% ../nbs/11_noise_schedules.ipynb #610d7bce
+# %% ../nbs/11_noise_schedules.ipynb #f91157de
 def _log_x(n, C1, C2):
     "log of the Lambert-W argument n^2/(2 pi C1^2) + C2 of the Gaussian schedule."
     return np.logaddexp(2*np.log(np.asarray(n, float)) - math.log(2*math.pi*C1*C1), math.log(C2) if C2 > 0 else -np.inf)
@@ -38,7 +38,7 @@ def fit_rate(n, # dataset sizes
     r2 = 1 - (res[0] if len(res) else 0.0)/np.sum((inv - inv.mean())**2)
     return float(slope), float(r2)
 
-# %% ../nbs/11_noise_schedules.ipynb #3b5264c8
+# %% ../nbs/11_noise_schedules.ipynb #2b23a2f7
 def laplace_online_log_integral(T:float, # lower limit T >= 1 (i or i + 1 in (6.3))
                                 *,
                                 eps:float, # eps >= 0
@@ -57,7 +57,7 @@ def laplace_online_log_integral(T:float, # lower limit T >= 1 (i or i + 1 in (6.
     J = lambda KK: T**(1 - alpha)/(alpha - 1)*special.hyp2f1(1.0, b, b + 1.0, -KK/Ta)
     return float(-T*math.log1p(-k/(Ta + K)) - alpha*(K*J(K) - Kp*J(Kp)))
 
-# %% ../nbs/11_noise_schedules.ipynb #e704de6c
+# %% ../nbs/11_noise_schedules.ipynb #5fb08fbc
 def _bisect_log(f_ok, lo, hi, rtol=1e-13, max_iter=200):
     "Smallest x (up to relative rtol) in [lo, hi] with f_ok(x) True for a monotone predicate; f_ok(hi) must hold."
     for _ in range(max_iter):
@@ -114,7 +114,7 @@ def calibrate_laplace_scale(eps:float, # eps >= 0
     lo, hi = _bracket_up(ok, float(L))
     return _bisect_log(ok, lo, hi, rtol)
 
-# %% ../nbs/11_noise_schedules.ipynb #ae489c29
+# %% ../nbs/11_noise_schedules.ipynb #d61e3347
 def shuffled_epsilon(delta:float, # target delta in (0, 1)
                      *,
                      noise:str, # 'gaussian' (pass sigma, diameter) or 'laplace' (pass v, a, b)
@@ -142,7 +142,7 @@ def shuffled_epsilon(delta:float, # target delta in (0, 1)
         else: lo = mid
     return hi
 
-# %% ../nbs/11_noise_schedules.ipynb #6d1f6954
+# %% ../nbs/11_noise_schedules.ipynb #d546bf31
 def _c_for_delta_star(d:float)->float:
     "Smallest c with (1 - e^{-c})/c <= d, by bisection on [1 - d, 1/d] (rounded up)."
     h = lambda c: -math.expm1(-c)/c
@@ -184,7 +184,7 @@ def gaussian_schedule_C1(delta:float, # target: the limit delta* (n None) or the
     kw = dict(L=L, C2=C2, eta=eta, diameter=diameter, beta=beta, rho=rho)
     return _C1_for(delta, eps, 2.0, gaussian_delta_star, n, lambda C1: gaussian_schedule_delta(n, eps=eps, C1=C1, **kw))
 
-# %% ../nbs/11_noise_schedules.ipynb #768fe799
+# %% ../nbs/11_noise_schedules.ipynb #7c3a6553
 def online_schedule_C1(delta:float, # target delta in (0, 1)
                        *,
                        noise:str, # 'laplace' (v_j of 6.2) or 'gaussian' (sigma_j of 6.4)
@@ -204,7 +204,7 @@ def online_schedule_C1(delta:float, # target delta in (0, 1)
     ok = lambda C1: val(C1) <= delta
     return _bisect_log(ok, *_bracket_up(ok, 1.0), rtol=rtol)
 
-# %% ../nbs/11_noise_schedules.ipynb #03a688f8
+# %% ../nbs/11_noise_schedules.ipynb #818f7d83
 def plot_iteration_explorer(eps:float=1.0, n:float=1e6, eta:float=0.1, L:float=10.0, D:float=1.0, C1:float=1e3,
                             alpha:float=1.5, C2:float=100.0, beta:float=0.5, rho:float=0.0, points:int=40,
                             online_max:int=10**6, # the online curve (an O(m) exact product) is drawn up to this m
