@@ -202,4 +202,5 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                       'shuffle_privacy/pnsgd.py'),
                                        'shuffle_privacy.pnsgd.make_data': ('pnsgd.html#make_data', 'shuffle_privacy/pnsgd.py'),
                                        'shuffle_privacy.pnsgd.minimize_risk': ('pnsgd.html#minimize_risk', 'shuffle_privacy/pnsgd.py'),
-                                       'shuffle_privacy.pnsgd.pnsgd': ('pnsgd.html#pnsgd', 'shuffle_privacy/pnsgd.py')}}}
+                                       'shuffle_privacy.pnsgd.pnsgd': ('pnsgd.html#pnsgd', 'shuffle_privacy/pnsgd.py'),
+                                       'shuffle_privacy.pnsgd.pnsgd_delta': ('pnsgd.html#pnsgd_delta', 'shuffle_privacy/pnsgd.py')}}}

@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['Ball', 'Interval', 'SquaredLoss', 'LogisticLoss', 'lipschitz_constants', 'make_data', 'PNSGDResult', 'pnsgd',
-           'minimize_risk', 'figure1']
+           'pnsgd_delta', 'minimize_risk', 'figure1']
 
 # %% ../nbs/15_pnsgd.ipynb #ed8f2826
 import math, numbers
@@ -200,6 +200,34 @@ def pnsgd(loss, # object with `grad(w, x, y)` for batches of chains, e.g. `Squar
         path.append(w.copy())
     bar.close()
     return PNSGDResult(w=w, path=np.stack(path), steps=steps, order=order, noise=noise)
+
+# %% ../nbs/15_pnsgd.ipynb #17e63257
+from .iteration import gaussian_constants, laplace_constants, shuffled_delta, randomly_stopped_delta, entry_delta
+
+def pnsgd_delta(eps:float, # ε >= 0 at which to report δ
+                *,
+                n:int, # data set size (steps per epoch)
+                L:float, # Lipschitz constant of the loss on K
+                scale:float, # the fixed noise scale used: σ (Gaussian) or v (Laplace)
+                eta:float, # learning rate, 0 < eta <= 2/(beta+rho)
+                K, # `Ball` (Gaussian; its diameter is used) or `Interval` (Laplace, or Gaussian with its length)
+                beta:float, # smoothness of the loss
+                rho:float=0.0, # strong convexity of the loss
+                noise:str='gaussian', # 'gaussian' or 'laplace'
+                order:str='shuffle', # 'shuffle' (Theorem 2), 'random_stop' (A/(n(1-B))) or 'sequential' (worst entry: A)
+               )->float:
+    "One-epoch δ at ε of PNSGD with a fixed noise scale (replace-one neighbours), from the iteration accountant."
+    if order not in _ORDERS: raise ValueError(f'order must be one of {_ORDERS}; got {order!r}')
+    if noise == 'gaussian':
+        if not isinstance(K, (Ball, Interval)): raise ValueError('K must be a Ball or an Interval')
+        A, B = gaussian_constants(eps, L=L, sigma=scale, eta=eta, diameter=K.diameter, beta=beta, rho=rho)
+    elif noise == 'laplace':
+        if not isinstance(K, Interval): raise ValueError('K must be an Interval for Laplace noise (Eq. 1.5)')
+        A, B = laplace_constants(eps, L=L, v=scale, eta=eta, a=K.a, b=K.b, beta=beta, rho=rho)
+    else: raise ValueError(f"noise must be 'gaussian' or 'laplace'; got {noise!r}")
+    if order == 'shuffle': return shuffled_delta(A, B, n)
+    if order == 'random_stop': return randomly_stopped_delta(A, B, n)
+    return entry_delta(A, B, n, i=n)
 
 # %% ../nbs/15_pnsgd.ipynb #8f324920
 def minimize_risk(loss, # `SquaredLoss()` or `LogisticLoss()`
