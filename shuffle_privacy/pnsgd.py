@@ -32,10 +32,8 @@ class Ball:
         "Project each row of `w` (last axis = coordinates) onto the ball."
         w = np.asarray(w, dtype=float)
         z = w if self.center is None else w - self.center
-        nrm = np.linalg.norm(z, axis=-1, keepdims=True)
-        with np.errstate(divide='ignore'):
-            s = np.where(nrm > self.radius, self.radius / nrm, 1.0)
-        out = z * s
+        nrm = np.sqrt(np.sum(z * z, axis=-1, keepdims=True))
+        out = z * (self.radius / np.maximum(nrm, self.radius))   # factor exactly 1 inside the ball
         return out if self.center is None else out + self.center
 
     def contains(self, w, tol:float=1e-12):
@@ -75,7 +73,7 @@ from scipy.special import expit
 class SquaredLoss:
     "Least squares l(w; x, y) = (x.w - y)^2 / 2."
     name = 'linear regression'
-    def grad(self, w, x, y): return (np.einsum('rd,rd->r', w, x) - y)[:, None] * x
+    def grad(self, w, x, y): return (np.sum(w * x, axis=1) - y)[:, None] * x
     def risk(self, w, X, y):
         "Mean loss over the data (X, y) for each row of w."
         r = np.atleast_2d(w) @ X.T - y
@@ -85,7 +83,7 @@ class LogisticLoss:
     "Logistic loss l(w; x, y) = log(1 + exp(-y x.w)) with labels y in {-1, +1}."
     name = 'logistic regression'
     def grad(self, w, x, y):
-        m = y * np.einsum('rd,rd->r', w, x)
+        m = y * np.sum(w * x, axis=1)
         return (-y * expit(-m))[:, None] * x
     def risk(self, w, X, y):
         "Mean loss over the data (X, y) for each row of w."
@@ -187,16 +185,16 @@ def pnsgd(loss, # object with `grad(w, x, y)` for batches of chains, e.g. `Squar
         else: idx = np.broadcast_to(np.arange(n), (runs, n))
         T = rng.integers(1, n + 1, size=runs) if order == 'random_stop' else np.full(runs, n)
         steps[e] = T
-        for t0 in range(0, n, chunk):
-            t1 = min(n, t0 + chunk)
-            if t0 >= T.max(): bar.update(n - t0); break
+        Tmax, stop = int(T.max()), order == 'random_stop'
+        for t0 in range(0, Tmax, chunk):            # noise is drawn in C order, so `chunk` does not change the run
+            t1 = min(Tmax, t0 + chunk)
             Z = draw(size=(t1 - t0, runs, d)) * S[e, t0:t1, None, None]
             for t in range(t0, t1):
-                if t >= T.max(): break
                 j = idx[:, t]
                 w_new = K(w - eta * (loss.grad(w, X[j], y[j]) + Z[t - t0]))
-                w = w_new if order != 'random_stop' else np.where((t < T)[:, None], w_new, w)
+                w = np.where((t < T)[:, None], w_new, w) if stop else w_new
             bar.update(t1 - t0)
+        bar.update(n - Tmax)
         path.append(w.copy())
     bar.close()
     return PNSGDResult(w=w, path=np.stack(path), steps=steps, order=order, noise=noise)
@@ -214,10 +212,11 @@ def pnsgd_delta(eps:float, # ε >= 0 at which to report δ
                 beta:float, # smoothness of the loss
                 rho:float=0.0, # strong convexity of the loss
                 noise:str='gaussian', # 'gaussian' or 'laplace'
-                order:str='shuffle', # 'shuffle' (Theorem 2), 'random_stop' (A/(n(1-B))) or 'sequential' (worst entry: A)
+                order:str='shuffle', # 'shuffle' (Thm 2), 'random_stop' (worst entry i=1), 'random_stop_simple' (A/(n(1-B))), 'sequential' (A)
                )->float:
-    "One-epoch δ at ε of PNSGD with a fixed noise scale (replace-one neighbours), from the iteration accountant."
-    if order not in _ORDERS: raise ValueError(f'order must be one of {_ORDERS}; got {order!r}')
+    "One-epoch δ at ε of PNSGD with a fixed noise scale (replace-one neighbours; Laplace: d = 1), from the iteration accountant."
+    orders = _ORDERS + ('random_stop_simple',)
+    if order not in orders: raise ValueError(f'order must be one of {orders}; got {order!r}')
     if noise == 'gaussian':
         if not isinstance(K, (Ball, Interval)): raise ValueError('K must be a Ball or an Interval')
         A, B = gaussian_constants(eps, L=L, sigma=scale, eta=eta, diameter=K.diameter, beta=beta, rho=rho)
@@ -226,7 +225,8 @@ def pnsgd_delta(eps:float, # ε >= 0 at which to report δ
         A, B = laplace_constants(eps, L=L, v=scale, eta=eta, a=K.a, b=K.b, beta=beta, rho=rho)
     else: raise ValueError(f"noise must be 'gaussian' or 'laplace'; got {noise!r}")
     if order == 'shuffle': return shuffled_delta(A, B, n)
-    if order == 'random_stop': return randomly_stopped_delta(A, B, n)
+    if order == 'random_stop': return randomly_stopped_delta(A, B, n, i=1)       # the worst entry
+    if order == 'random_stop_simple': return randomly_stopped_delta(A, B, n)    # A/(n(1-B)), capped at 1
     return entry_delta(A, B, n, i=n)
 
 # %% ../nbs/15_pnsgd.ipynb #8f324920

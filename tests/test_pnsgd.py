@@ -182,3 +182,30 @@ def test_bad_inputs(call, msg):
     X, y = np.ones((10, 2)), np.ones(10)
     with pytest.raises(ValueError, match=None) as e: call(X, y)
     assert msg in str(e.value), str(e.value)
+
+
+def test_pnsgd_delta_wires_the_accountant():
+    from shuffle_privacy.pnsgd import pnsgd_delta
+    from shuffle_privacy.iteration import (gaussian_constants, laplace_constants, shuffled_delta,
+                                           randomly_stopped_delta, entry_delta)
+    A, B = gaussian_constants(0.8, L=2.0, sigma=5.0, eta=0.05, diameter=2.0, beta=1.0, rho=0.1)
+    kw = dict(n=500, L=2.0, scale=5.0, eta=0.05, K=Ball(1.0), beta=1.0, rho=0.1)
+    assert pnsgd_delta(0.8, **kw) == shuffled_delta(A, B, 500)
+    assert pnsgd_delta(0.8, order='random_stop', **kw) == randomly_stopped_delta(A, B, 500, i=1)
+    assert pnsgd_delta(0.8, order='random_stop_simple', **kw) == randomly_stopped_delta(A, B, 500)
+    assert pnsgd_delta(0.8, order='sequential', **kw) == entry_delta(A, B, 500, i=500) == A
+    A, B = laplace_constants(0.8, L=2.0, v=3.0, eta=0.05, a=-1.0, b=2.0, beta=1.0, rho=0.0)
+    got = pnsgd_delta(0.8, n=500, L=2.0, scale=3.0, eta=0.05, K=Interval(-1, 2), beta=1.0, noise='laplace')
+    assert got == shuffled_delta(A, B, 500)
+    # worst case over entries: randomly stopped = shuffled <= A (sequential, last entry); i-free form is looser
+    for eps in (0.1, 1.0, 3.0):
+        for sigma in (1.0, 3.0, 6.0):
+            k2 = {**kw, 'scale': sigma}
+            s_, r, r2, q = (pnsgd_delta(eps, order=o, **k2) for o in ('shuffle', 'random_stop', 'random_stop_simple', 'sequential'))
+            assert abs(s_ - r) <= 1e-15 * r and s_ <= q * (1 + 1e-12) and r2 >= r * (1 - 1e-12)
+    with pytest.raises(ValueError, match='K must be an Interval'):
+        pnsgd_delta(1.0, noise='laplace', **kw)
+    with pytest.raises(ValueError, match='order must be one of'):
+        pnsgd_delta(1.0, order='cyclic', **{k: v for k, v in kw.items()})
+    with pytest.raises(ValueError, match='eta'):
+        pnsgd_delta(1.0, **{**kw, 'eta': -1.0})
