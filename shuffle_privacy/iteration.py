@@ -9,7 +9,7 @@ __all__ = ['theta', 'Contraction', 'contraction_factor', 'gaussian_constants', '
            'gaussian_delta_star', 'laplace_schedule_delta', 'gaussian_schedule_delta', 'online_laplace_delta',
            'online_gaussian_delta']
 
-# %% ../nbs/10_iteration.ipynb #2b6d6f93
+# %% ../nbs/10_iteration.ipynb #ebb28ed6
 import math, numbers
 from typing import NamedTuple
 import numpy as np
@@ -17,10 +17,11 @@ from scipy import special, integrate
 from .core import (check_real, check_positive, check_nonnegative, check_int, check_array,
                                   log_norm_sf, logdiffexp)
 
-# %% ../nbs/10_iteration.ipynb #4642f250
+# %% ../nbs/10_iteration.ipynb #a1d75bbe
 _HALF_LOG_2PI = 0.5*math.log(2*math.pi)
 _LOG_HALF = math.log(0.5)
 _SQRT2 = math.sqrt(2.0)
+_LOG2 = math.log(2.0)
 
 def _scalarize(x):
     "A 0-d array or numpy scalar as a Python float; arrays unchanged."
@@ -33,12 +34,15 @@ def _log_mills(x):
 def _log1m_theta(eps:float, r):
     "log(1 - theta_{e^eps}(r)) for r > 0, from the positive sum Q(u-w) + e^eps Q(u+w) (no cancellation)."
     r = np.asarray(r, dtype=float)
+    shape, r = r.shape, np.atleast_1d(r)
     u, w = r/2, eps/r
     d = u - w
+    # Q(d) + e^eps Q(u+w) = e^{-d^2/2} [erfcx(d/sqrt2) + erfcx((u+w)/sqrt2)]/2, using (u+w)^2 - d^2 = 2 eps
     with np.errstate(over='ignore', divide='ignore', invalid='ignore'):
-        fact = -0.5*d*d - _HALF_LOG_2PI + np.logaddexp(_log_mills(np.maximum(d, -20.)), _log_mills(u + w))
-        direct = np.logaddexp(log_norm_sf(d), eps + log_norm_sf(u + w))
-    return np.where(d >= -20., fact, direct)
+        out = -0.5*d*d - _LOG2 + np.log(special.erfcx(np.maximum(d, -20.)/_SQRT2) + special.erfcx((u + w)/_SQRT2))
+    bad = d < -20.                               # erfcx(d) would overflow: Q(d) ~ 1, use log Q directly
+    if bad.any(): out[bad] = np.logaddexp(log_norm_sf(d[bad]), eps + log_norm_sf((u + w)[bad]))
+    return out.reshape(shape)
 
 def _theta_quad(eps:float, r:float)->float:
     "log theta by adaptive quadrature of the positive integrand phi(a+s)(1 - e^{-rs}), a = eps/r - r/2."
@@ -90,7 +94,7 @@ def _log_theta_parts(eps:float, r):
     lt[pos] = out
     return lt, l1m
 
-# %% ../nbs/10_iteration.ipynb #be2cc627
+# %% ../nbs/10_iteration.ipynb #dfc180e5
 def theta(gamma, # gamma = e^eps >= 1, the hockey-stick parameter
           r, # distance between the two unit-variance Gaussian means, r >= 0 (scalar or array)
          ):
@@ -102,7 +106,7 @@ def theta(gamma, # gamma = e^eps >= 1, the hockey-stick parameter
     out = np.where(l1m < _LOG_HALF, -np.expm1(l1m), np.exp(lt))
     return float(out[0]) if scalar else out.reshape(np.shape(r))
 
-# %% ../nbs/10_iteration.ipynb #0bfe7b81
+# %% ../nbs/10_iteration.ipynb #59269001
 class Contraction(NamedTuple):
     "A contraction coefficient `B` in [0, 1] together with `one_minus_B` = 1 - B, computed without cancellation."
     B: float
@@ -110,6 +114,12 @@ class Contraction(NamedTuple):
 
 def _as_contraction(B, name='B'):
     "Validate `B` (float in [0,1] or `Contraction`) and return (B, 1-B) as floats or arrays."
+    if isinstance(B, Contraction) and np.ndim(B.B) == 0 and np.ndim(B.one_minus_B) == 0:   # scalar fast path
+        try: b, c = float(B.B), float(B.one_minus_B)
+        except (TypeError, ValueError): raise ValueError(f'{name} must have real B and one_minus_B; got {B!r}') from None
+        if not (0 <= b <= 1 and 0 <= c <= 1): raise ValueError(f'{name} must have B and one_minus_B in [0, 1]; got {B!r}')
+        if abs(b + c - 1) > 1e-12: raise ValueError(f'{name}.B + {name}.one_minus_B must equal 1; got {B!r}')
+        return b, c
     if isinstance(B, Contraction):
         b, c = np.asarray(B.B, dtype=float), np.asarray(B.one_minus_B, dtype=float)
         if not (np.all(np.isfinite(b)) and np.all(np.isfinite(c)) and np.all((b >= 0) & (b <= 1)) and np.all((c >= 0) & (c <= 1))):
@@ -135,7 +145,7 @@ def _contraction_from_parts(lt, l1m):
     c = np.where(lt < _LOG_HALF, -np.expm1(lt), np.exp(l1m))
     return Contraction(_scalarize(b), _scalarize(c))
 
-# %% ../nbs/10_iteration.ipynb #9efc3b74
+# %% ../nbs/10_iteration.ipynb #b805ff2f
 def contraction_factor(eta:float, # learning rate, 0 < eta <= 2/(beta+rho)
                        beta:float, # smoothness: the gradient is beta-Lipschitz, beta > 0
                        rho:float, # strong convexity, 0 <= rho <= beta
@@ -146,7 +156,7 @@ def contraction_factor(eta:float, # learning rate, 0 < eta <= 2/(beta+rho)
     eta = check_real('eta', eta, lo=0, hi=2/(beta + rho), lo_open=True)
     return math.sqrt(max(0.0, 1 - 2*eta*beta*rho/(beta + rho)))
 
-# %% ../nbs/10_iteration.ipynb #80aca214
+# %% ../nbs/10_iteration.ipynb #0fd8519a
 def _check_eps(eps): return check_real('eps', eps, lo=0)
 
 def _pos_or_array(name, x):
@@ -197,7 +207,7 @@ def laplace_constants(eps:float, # privacy parameter eps >= 0
     if np.ndim(v) == 0: return float(A[0]), Contraction(float(B.B[0]), float(B.one_minus_B[0]))
     return A, B
 
-# %% ../nbs/10_iteration.ipynb #b27956ab
+# %% ../nbs/10_iteration.ipynb #6ca629d6
 def _check_n(n, name='n'):
     "n >= 1 integer, or an array of them (returned as float array)."
     if np.ndim(n) == 0: return check_int(name, n, lo=1)
@@ -222,12 +232,20 @@ def _pow_B(c, k):
         lb = np.where(c < 1, np.log1p(-np.minimum(c, 1.0)), -np.inf)
         return np.where(k == 0, 1.0, np.exp(k*lb))
 
+def _mean_geometric_scalar(c:float, n:int)->float:
+    "Scalar version of `_mean_geometric` with math functions (about 50x less overhead per call)."
+    if c == 0: return 1.0
+    if c >= 1: return 1.0/n
+    m = -math.expm1(n*math.log1p(-c))/(n*c)
+    return min(1.0, max(0.0, m))
+
 def shuffled_delta(A, # constant A in [0, 1] of the step that sees the differing entry
                    B, # contraction B in [0, 1]: a float or a `Contraction` (preferred: carries 1-B exactly)
                    n, # dataset size n >= 1 (integer or integer array)
                   ):
     "delta = A(1 - B^n)/(n(1 - B)) of shuffled PNSGD (Theorem 2), for any index of the differing entry."
     A = _check_A(A); b, c = _as_contraction(B); n = _check_n(n)
+    if np.ndim(A) == 0 and np.ndim(c) == 0 and np.ndim(n) == 0: return A*_mean_geometric_scalar(c, n)
     return _scalarize(A*_mean_geometric(c, n))
 
 def entry_delta(A, B, n, *, i):
@@ -248,7 +266,7 @@ def randomly_stopped_delta(A, B, n, *, i=None):
     m = nn - np.asarray(i, float) + 1            # number of steps the differing entry's bound averages over
     return _scalarize(A*_mean_geometric(c, m)*(m/nn))   # m/nn == 1 exactly at i = 1: equals shuffled_delta
 
-# %% ../nbs/10_iteration.ipynb #5bf47556
+# %% ../nbs/10_iteration.ipynb #b7eeca42
 def shuffled_delta_mc(A, B, n:int, *, i:int=1, n_perm:int=10_000, rng=None)->tuple:
     "Monte Carlo of Theorem 2: average of A B^(n-j) over the position j of entry i under uniform shuffles; (mean, stderr)."
     A = _check_A(A); b, c = _as_contraction(B); n = _check_n(n); i = _check_n(i, 'i')
@@ -259,7 +277,7 @@ def shuffled_delta_mc(A, B, n:int, *, i:int=1, n_perm:int=10_000, rng=None)->tup
     vals = A*_pow_B(c, n - pos)
     return float(vals.mean()), float(vals.std(ddof=1)/math.sqrt(n_perm))
 
-# %% ../nbs/10_iteration.ipynb #0ef2dfae
+# %% ../nbs/10_iteration.ipynb #ace4168f
 def lemma8_leading(eps:float, *, c:float, sigma):
     "Lemma 8's leading term for 1 - theta_{e^eps}(c/sigma): e^{eps/2} e^{-c^2/(8 sigma^2)} (4 sigma/c)/sqrt(2 pi)."
     eps = _check_eps(eps); c = check_positive('c', c); sigma = _pos_or_array('sigma', sigma)
@@ -275,24 +293,33 @@ def lemma8_remainder(eps:float, *, c:float, sigma):
         bracket = np.exp(-w*w/2)*(R(u - w) + R(u + w))
     return _scalarize(bracket - 4*s/c)
 
-# %% ../nbs/10_iteration.ipynb #7bf866a2
+# %% ../nbs/10_iteration.ipynb #66aafa13
+def _w_fritsch(y):
+    "W(e^y) for y >= 1: asymptotic start and two Fritsch-Shafer-Crowley steps (4th order), in place, ~2e-16 relative."
+    w = np.log(y); ly = w.copy()
+    w /= y; w += y; w -= ly                      # w0 = y - log y + log(y)/y
+    z, q, t = np.empty_like(w), np.empty_like(w), np.empty_like(w)
+    for _ in range(2):
+        np.log(w, out=z); np.subtract(y, z, out=z); z -= w          # z = y - log w - w
+        np.add(w, 1.0, out=t)                                          # t = 1 + w
+        np.multiply(z, 2/3, out=q); q += t; q *= t; q *= 2.0           # q = 2 t (t + 2z/3)
+        np.divide(z, t, out=t)                                         # w *= 1 + z/t (q - z)/(q - 2z)
+        np.subtract(q, z, out=ly); q -= z; q -= z; ly /= q; ly *= t; ly += 1.0; w *= ly
+    return w
+
 def lambertw_exp(y):
     "Principal Lambert W of e^y for real y (so W(x) with x = e^y), elementwise; finite far beyond exp's overflow."
     y = np.asarray(y, dtype=float)
-    out = np.empty(y.shape)
+    shape, y = y.shape, np.atleast_1d(y)
     small = y < 1.0
-    if small.any(): out[small] = special.lambertw(np.exp(y[small])).real
-    big = ~small
-    if big.any():
-        yb = y[big]
-        ly = np.log(yb)
-        w = yb - ly + ly/yb                      # asymptotic start, within ~0.1 for y >= 1
-        for _ in range(4):                       # Newton on f(w) = w + log w - y (quadratic convergence)
-            w = w - (w + np.log(w) - yb)*w/(w + 1)
-        out[big] = w
-    return _scalarize(out)
+    if not small.any(): out = _w_fritsch(y)
+    else:
+        out = np.empty(y.shape)
+        out[small] = special.lambertw(np.exp(y[small])).real
+        if (~small).any(): out[~small] = _w_fritsch(y[~small])
+    return _scalarize(out.reshape(shape))
 
-# %% ../nbs/10_iteration.ipynb #badec1f9
+# %% ../nbs/10_iteration.ipynb #577572e9
 def _log_arg_laplace(n, C1, C2):
     "log(n/C1 + C2), accurate when the argument is near 1."
     return np.log1p(np.asarray(n, float)/C1 + (C2 - 1.0))
@@ -359,7 +386,7 @@ def gaussian_delta_star(C1, # C1 > 0 of the Gaussian schedule (4.3)
     C1 = check_positive('C1', C1); eps = _check_eps(eps)
     return _delta_star(2*C1*math.exp(eps/2))
 
-# %% ../nbs/10_iteration.ipynb #71225eb8
+# %% ../nbs/10_iteration.ipynb #954ec650
 def laplace_schedule_delta(n, *, eps, L, C1, C2, eta, a, b, beta, rho, kind='shuffled'):
     "delta of PNSGD with the Laplace schedule v(n) (4.1): kind 'shuffled' (Theorem 2) or 'stopped' (A/(n(1-B)))."
     v = laplace_scale_schedule(n, C1=C1, C2=C2, eta=eta, a=a, b=b, beta=beta, rho=rho)   # validates
@@ -389,8 +416,9 @@ def _schedule_delta(A, c, n, kind):
     if kind == 'stopped': return _scalarize(np.minimum(1.0, A/(nn*c)))
     raise ValueError(f"kind must be 'shuffled' or 'stopped'; got {kind!r}")
 
-# %% ../nbs/10_iteration.ipynb #107be072
+# %% ../nbs/10_iteration.ipynb #0ecf65d1
 _CHUNK = 1 << 20
+_CHUNK_G = 1 << 13     # the Gaussian terms make many temporaries: small chunks stay in cache
 
 def _online_params(kind, eps, i, L, eta, alpha, C1, C2, beta, rho, geom):
     "Validate the online parameters; return a dict used by the term and integrand functions."
@@ -418,19 +446,23 @@ def _online_log1mB(p, log_tau):
         return np.minimum(0.0, p['eps']/2 - np.logaddexp(-math.log(p['C1']) - lt, math.log(p['C2']) if p['C2'] > 0 else -np.inf))
     lx = np.logaddexp(-2*lt - math.log(2*math.pi*p['C1']**2), math.log(p['C2']) if p['C2'] > 0 else -np.inf)
     r = 2*np.sqrt(np.atleast_1d(lambertw_exp(lx)))
-    return _log_theta_parts(p['eps'], r)[1].reshape(lt.shape)
+    if p['eps'] == 0: return _log_theta_parts(0.0, r)[1].reshape(lt.shape)
+    return _log1m_theta(p['eps'], r).reshape(lt.shape)
 
 def _online_log_terms(p, t):
     "log B_t for an integer array t (exact: log1p of the tail-computed complement, or log theta when B < 1/2)."
-    lt = -p['alpha']*np.log(np.asarray(t, dtype=float))
+    t = np.asarray(t, dtype=float)
+    if p['kind'] == 'laplace':   # 1 - B_t = e^{eps/2}/(t^alpha/C1 + C2), exactly
+        with np.errstate(divide='ignore'):
+            return np.log1p(-np.minimum(1.0, math.exp(p['eps']/2)/(t**p['alpha']/p['C1'] + p['C2'])))
+    lt = -p['alpha']*np.log(t)
     l1m = _online_log1mB(p, lt)
     with np.errstate(divide='ignore'):
         out = np.log1p(-np.exp(l1m))
-    if p['kind'] == 'gaussian':
-        low = l1m >= _LOG_HALF           # B <= 1/2: take log theta directly for full relative accuracy
-        if low.any():
-            lx = np.logaddexp(-2*lt[low] - math.log(2*math.pi*p['C1']**2), math.log(p['C2']) if p['C2'] > 0 else -np.inf)
-            out[low] = _log_theta_parts(p['eps'], 2*np.sqrt(np.atleast_1d(lambertw_exp(lx))))[0]
+    low = l1m >= _LOG_HALF               # B <= 1/2: take log theta directly for full relative accuracy
+    if low.any():
+        lx = np.logaddexp(-2*lt[low] - math.log(2*math.pi*p['C1']**2), math.log(p['C2']) if p['C2'] > 0 else -np.inf)
+        out[low] = _log_theta_parts(p['eps'], 2*np.sqrt(np.atleast_1d(lambertw_exp(lx))))[0]
     return out
 
 def _online_log_A(p):
@@ -447,9 +479,10 @@ def _online_log_A(p):
 def _online_log_sum(p, n_list):
     "sum_{t=i+1}^{n} log B_t for each n in the sorted list (one chunked pass); returns (sums, abs error bound)."
     i = p['i']; out = []; total = 0.0; abs_sum = 0.0; t0 = i + 1
+    chunk = _CHUNK if p['kind'] == 'laplace' else _CHUNK_G
     for n in n_list:
         while t0 <= n:
-            t1 = min(n, t0 + _CHUNK - 1)
+            t1 = min(n, t0 + chunk - 1)
             g = _online_log_terms(p, np.arange(t0, t1 + 1, dtype=float))
             total += float(np.sum(g)); abs_sum += float(np.sum(np.abs(g)))
             t0 = t1 + 1

@@ -256,16 +256,17 @@ def test_online_array_n_equals_scalar_calls():
     for k, n in enumerate(ns):
         assert arr[k] == online_laplace_delta(1.0, a=0, b=1, n=n, **ON)
 
-def mquad_tail(g, T, ratio=4, decades=16):
-    "integral_T^inf g by tanh-sinh on geometric pieces [T r^j, T r^(j+1)] (needs dps >= 40 for 1e-15 here)."
-    pts = [mp.mpf(T)*ratio**j for j in range(int(decades*math.log(10)/math.log(ratio)))] + [mp.inf]
-    return mp.quad(g, pts)
+def mquad_tail(g, T, alpha=1.5):
+    "integral_T^inf g(t) dt by tanh-sinh after t = s^(1/(1-alpha)), on pieces [S 2^-(j+1), S 2^-j] of (0, S = T^(1-alpha)]."
+    a = mp.mpf(alpha); S = mp.mpf(T)**(1 - a)
+    h = lambda s: g(s**(1/(1 - a)))*s**(a/(1 - a))/(a - 1)
+    return mp.quad(h, [0] + [S/mp.mpf(2)**j for j in range(24, -1, -1)])
 
 def test_online_laplace_limit_interval_matches_mpmath_quadrature():
     with mp.workdps(40):
         eps, i, C1, C2, alpha = 1, 100, 100, 100, mp.mpf('1.5')
         k = C1*mp.e**(mp.mpf(eps)/2)
-        g = lambda x: mp.log(1 - k/(x**alpha + C1*C2))          # the integrand of (6.3)
+        g = lambda x: mp.log1p(-k/(x**alpha + C1*C2))          # the integrand of (6.3), log(1 - y) as log1p
         A = m_online_lap_terms(eps, i, i, 10, '0.01', '1.5', C1, C2, 0, 1, '0.5', 0)[0]
         I_lo, I_up = mquad_tail(g, i), mquad_tail(g, i + 1)
         lo, up = online_laplace_delta(1.0, a=0, b=1, **ON)
