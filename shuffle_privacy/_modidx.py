@@ -243,6 +243,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                       'shuffle_privacy/pnsgd.py'),
                                        'shuffle_privacy.pnsgd.make_data': ('pnsgd.html#make_data', 'shuffle_privacy/pnsgd.py'),
                                        'shuffle_privacy.pnsgd.minimize_risk': ('pnsgd.html#minimize_risk', 'shuffle_privacy/pnsgd.py'),
+                                       'shuffle_privacy.pnsgd.online_gaussian_sigmas': ( 'pnsgd.html#online_gaussian_sigmas',
+                                                                                         'shuffle_privacy/pnsgd.py'),
                                        'shuffle_privacy.pnsgd.pnsgd': ('pnsgd.html#pnsgd', 'shuffle_privacy/pnsgd.py'),
                                        'shuffle_privacy.pnsgd.pnsgd_delta': ('pnsgd.html#pnsgd_delta', 'shuffle_privacy/pnsgd.py')},
             'shuffle_privacy.schedules': { 'shuffle_privacy.schedules._C1_for': ( 'noise_schedules.html#_c1_for',

@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['Ball', 'Interval', 'SquaredLoss', 'LogisticLoss', 'lipschitz_constants', 'make_data', 'PNSGDResult', 'pnsgd',
-           'pnsgd_delta', 'minimize_risk', 'figure1']
+           'online_gaussian_sigmas', 'pnsgd_delta', 'minimize_risk', 'figure1']
 
 # %% ../nbs/15_pnsgd.ipynb #ed8f2826
 import math, numbers
@@ -198,6 +198,28 @@ def pnsgd(loss, # object with `grad(w, x, y)` for batches of chains, e.g. `Squar
         path.append(w.copy())
     bar.close()
     return PNSGDResult(w=w, path=np.stack(path), steps=steps, order=order, noise=noise)
+
+# %% ../nbs/15_pnsgd.ipynb #f337e5ba
+from .iteration import lambertw_exp, contraction_factor, gaussian_sigma_schedule
+
+def online_gaussian_sigmas(n:int, # number of steps
+                           *,
+                           alpha:float, # decay exponent alpha > 1
+                           C1:float, # C1 > 0
+                           C2:float, # C2 >= 0
+                           eta:float, # learning rate, 0 < eta <= 2/(beta+rho)
+                           diameter:float, # diameter D of K
+                           beta:float, rho:float=0.0, # smoothness and strong convexity of the loss
+                          )->np.ndarray:
+    "Per-step Gaussian noise sigma_j of Eq. (6.4) for j = 1..n (online PNSGD, Theorem 6)."
+    n = check_int('n', n, lo=1); alpha = check_real('alpha', alpha, lo=1, lo_open=True)
+    C1, C2 = check_positive('C1', C1), check_nonnegative('C2', C2)
+    D = check_positive('diameter', diameter)
+    M = contraction_factor(eta, beta, rho)
+    logj = np.log(np.arange(1, n + 1, dtype=float))
+    with np.errstate(divide='ignore'):
+        logx = np.logaddexp(2 * alpha * logj - math.log(2 * math.pi * C1 * C1), math.log(C2) if C2 > 0 else -np.inf)
+    return M * D / (2 * float(eta) * np.sqrt(np.atleast_1d(lambertw_exp(logx))))
 
 # %% ../nbs/15_pnsgd.ipynb #17e63257
 from .iteration import gaussian_constants, laplace_constants, shuffled_delta, randomly_stopped_delta, entry_delta

@@ -209,3 +209,24 @@ def test_pnsgd_delta_wires_the_accountant():
         pnsgd_delta(1.0, order='cyclic', **{k: v for k, v in kw.items()})
     with pytest.raises(ValueError, match='eta'):
         pnsgd_delta(1.0, **{**kw, 'eta': -1.0})
+
+
+def test_online_gaussian_sigmas_matches_formula_in_mpmath():
+    "Eq. (6.4) at 50 digits: sigma_j = M D / (2 eta sqrt(W(j^(2 alpha) / (2 pi C1^2) + C2)))."
+    import mpmath as mp
+    from shuffle_privacy.pnsgd import online_gaussian_sigmas
+    mp.mp.dps = 50
+    kw = dict(alpha=1.5, C1=100.0, C2=100.0, eta=0.01, diameter=1.0, beta=0.5, rho=0.2)
+    got = online_gaussian_sigmas(2000, **kw)
+    M = mp.sqrt(1 - 2 * mp.mpf(0.01) * mp.mpf(0.5) * mp.mpf(0.2) / (mp.mpf(0.5) + mp.mpf(0.2)))
+    for j in (1, 2, 10, 137, 2000):
+        x = mp.mpf(j) ** 3 / (2 * mp.pi * mp.mpf(100) ** 2) + 100
+        ref = M * 1 / (2 * mp.mpf(0.01) * mp.sqrt(mp.lambertw(x).real))
+        assert abs(got[j - 1] - float(ref)) <= 1e-13 * float(ref)
+    # C2 = 0 and huge j: no overflow, sigma keeps decreasing
+    s = online_gaussian_sigmas(10, **{**kw, 'C2': 0.0, 'alpha': 40.0})
+    assert np.all(np.isfinite(s)) and np.all(np.diff(s) < 0)
+    with pytest.raises(ValueError, match='alpha must be in'):
+        online_gaussian_sigmas(10, **{**kw, 'alpha': 0.5})
+    with pytest.raises(ValueError, match='n must be an integer'):
+        online_gaussian_sigmas(0, **kw)
