@@ -11,7 +11,7 @@ import math, warnings
 import numpy as np
 from scipy import special, optimize
 from .core import (check_real, check_positive, check_nonnegative, check_probability, check_int,
-                                  check_array, logsumexp, log1mexp)
+                                  check_array, log1mexp)
 from .conversions import (rdp_to_dp, mironov_rdp_to_dp, OrderGridWarning, UnsoundConversionWarning,
                                          pure_dp_to_rdp, paper001_dp_to_rdp, advanced_composition,
                                          optimal_composition_delta, optimal_composition_epsilon)
