@@ -131,6 +131,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                   'shuffle_privacy/iteration.py'),
                                            'shuffle_privacy.iteration._delta_star': ( 'iteration.html#_delta_star',
                                                                                       'shuffle_privacy/iteration.py'),
+                                           'shuffle_privacy.iteration._em_tail': ( 'iteration.html#_em_tail',
+                                                                                   'shuffle_privacy/iteration.py'),
                                            'shuffle_privacy.iteration._log1m_theta': ( 'iteration.html#_log1m_theta',
                                                                                        'shuffle_privacy/iteration.py'),
                                            'shuffle_privacy.iteration._log_arg_laplace': ( 'iteration.html#_log_arg_laplace',
@@ -273,5 +275,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                       'shuffle_privacy/schedules.py'),
                                            'shuffle_privacy.schedules.laplace_schedule_C1': ( 'noise_schedules.html#laplace_schedule_c1',
                                                                                               'shuffle_privacy/schedules.py'),
+                                           'shuffle_privacy.schedules.online_schedule_C1': ( 'noise_schedules.html#online_schedule_c1',
+                                                                                             'shuffle_privacy/schedules.py'),
                                            'shuffle_privacy.schedules.plot_iteration_explorer': ( 'noise_schedules.html#plot_iteration_explorer',
                                                                                                   'shuffle_privacy/schedules.py')}}}

@@ -9,7 +9,7 @@ __all__ = ['theta', 'Contraction', 'contraction_factor', 'gaussian_constants', '
            'gaussian_delta_star', 'laplace_schedule_delta', 'gaussian_schedule_delta', 'online_laplace_delta',
            'online_gaussian_delta']
 
-# %% ../nbs/10_iteration.ipynb #ebb28ed6
+# %% ../nbs/10_iteration.ipynb #e98cf5f7
 import math, numbers
 from typing import NamedTuple
 import numpy as np
@@ -17,7 +17,7 @@ from scipy import special, integrate
 from .core import (check_real, check_positive, check_nonnegative, check_int, check_array,
                                   log_norm_sf, logdiffexp)
 
-# %% ../nbs/10_iteration.ipynb #a1d75bbe
+# %% ../nbs/10_iteration.ipynb #d6e41b5e
 _HALF_LOG_2PI = 0.5*math.log(2*math.pi)
 _LOG_HALF = math.log(0.5)
 _SQRT2 = math.sqrt(2.0)
@@ -94,7 +94,7 @@ def _log_theta_parts(eps:float, r):
     lt[pos] = out
     return lt, l1m
 
-# %% ../nbs/10_iteration.ipynb #dfc180e5
+# %% ../nbs/10_iteration.ipynb #8f327a82
 def theta(gamma, # gamma = e^eps >= 1, the hockey-stick parameter
           r, # distance between the two unit-variance Gaussian means, r >= 0 (scalar or array)
          ):
@@ -106,7 +106,7 @@ def theta(gamma, # gamma = e^eps >= 1, the hockey-stick parameter
     out = np.where(l1m < _LOG_HALF, -np.expm1(l1m), np.exp(lt))
     return float(out[0]) if scalar else out.reshape(np.shape(r))
 
-# %% ../nbs/10_iteration.ipynb #59269001
+# %% ../nbs/10_iteration.ipynb #2a21ed0a
 class Contraction(NamedTuple):
     "A contraction coefficient `B` in [0, 1] together with `one_minus_B` = 1 - B, computed without cancellation."
     B: float
@@ -145,7 +145,7 @@ def _contraction_from_parts(lt, l1m):
     c = np.where(lt < _LOG_HALF, -np.expm1(lt), np.exp(l1m))
     return Contraction(_scalarize(b), _scalarize(c))
 
-# %% ../nbs/10_iteration.ipynb #b805ff2f
+# %% ../nbs/10_iteration.ipynb #0b06a608
 def contraction_factor(eta:float, # learning rate, 0 < eta <= 2/(beta+rho)
                        beta:float, # smoothness: the gradient is beta-Lipschitz, beta > 0
                        rho:float, # strong convexity, 0 <= rho <= beta
@@ -156,7 +156,7 @@ def contraction_factor(eta:float, # learning rate, 0 < eta <= 2/(beta+rho)
     eta = check_real('eta', eta, lo=0, hi=2/(beta + rho), lo_open=True)
     return math.sqrt(max(0.0, 1 - 2*eta*beta*rho/(beta + rho)))
 
-# %% ../nbs/10_iteration.ipynb #0fd8519a
+# %% ../nbs/10_iteration.ipynb #2f46eac8
 def _check_eps(eps): return check_real('eps', eps, lo=0)
 
 def _pos_or_array(name, x):
@@ -207,7 +207,7 @@ def laplace_constants(eps:float, # privacy parameter eps >= 0
     if np.ndim(v) == 0: return float(A[0]), Contraction(float(B.B[0]), float(B.one_minus_B[0]))
     return A, B
 
-# %% ../nbs/10_iteration.ipynb #6ca629d6
+# %% ../nbs/10_iteration.ipynb #69d854f6
 def _check_n(n, name='n'):
     "n >= 1 integer, or an array of them (returned as float array)."
     if np.ndim(n) == 0: return check_int(name, n, lo=1)
@@ -266,7 +266,7 @@ def randomly_stopped_delta(A, B, n, *, i=None):
     m = nn - np.asarray(i, float) + 1            # number of steps the differing entry's bound averages over
     return _scalarize(A*_mean_geometric(c, m)*(m/nn))   # m/nn == 1 exactly at i = 1: equals shuffled_delta
 
-# %% ../nbs/10_iteration.ipynb #b7eeca42
+# %% ../nbs/10_iteration.ipynb #f0634866
 def shuffled_delta_mc(A, B, n:int, *, i:int=1, n_perm:int=10_000, rng=None)->tuple:
     "Monte Carlo of Theorem 2: average of A B^(n-j) over the position j of entry i under uniform shuffles; (mean, stderr)."
     A = _check_A(A); b, c = _as_contraction(B); n = _check_n(n); i = _check_n(i, 'i')
@@ -277,7 +277,7 @@ def shuffled_delta_mc(A, B, n:int, *, i:int=1, n_perm:int=10_000, rng=None)->tup
     vals = A*_pow_B(c, n - pos)
     return float(vals.mean()), float(vals.std(ddof=1)/math.sqrt(n_perm))
 
-# %% ../nbs/10_iteration.ipynb #ace4168f
+# %% ../nbs/10_iteration.ipynb #b1c86959
 def lemma8_leading(eps:float, *, c:float, sigma):
     "Lemma 8's leading term for 1 - theta_{e^eps}(c/sigma): e^{eps/2} e^{-c^2/(8 sigma^2)} (4 sigma/c)/sqrt(2 pi)."
     eps = _check_eps(eps); c = check_positive('c', c); sigma = _pos_or_array('sigma', sigma)
@@ -293,7 +293,7 @@ def lemma8_remainder(eps:float, *, c:float, sigma):
         bracket = np.exp(-w*w/2)*(R(u - w) + R(u + w))
     return _scalarize(bracket - 4*s/c)
 
-# %% ../nbs/10_iteration.ipynb #66aafa13
+# %% ../nbs/10_iteration.ipynb #51268a45
 def _w_fritsch(y):
     "W(e^y) for y >= 1: asymptotic start and two Fritsch-Shafer-Crowley steps (4th order), in place, ~2e-16 relative."
     w = np.log(y); ly = w.copy()
@@ -319,7 +319,7 @@ def lambertw_exp(y):
         if (~small).any(): out[~small] = _w_fritsch(y[~small])
     return _scalarize(out.reshape(shape))
 
-# %% ../nbs/10_iteration.ipynb #577572e9
+# %% ../nbs/10_iteration.ipynb #94a0af59
 def _log_arg_laplace(n, C1, C2):
     "log(n/C1 + C2), accurate when the argument is near 1."
     return np.log1p(np.asarray(n, float)/C1 + (C2 - 1.0))
@@ -386,7 +386,7 @@ def gaussian_delta_star(C1, # C1 > 0 of the Gaussian schedule (4.3)
     C1 = check_positive('C1', C1); eps = _check_eps(eps)
     return _delta_star(2*C1*math.exp(eps/2))
 
-# %% ../nbs/10_iteration.ipynb #954ec650
+# %% ../nbs/10_iteration.ipynb #1441ad3f
 def laplace_schedule_delta(n, *, eps, L, C1, C2, eta, a, b, beta, rho, kind='shuffled'):
     "delta of PNSGD with the Laplace schedule v(n) (4.1): kind 'shuffled' (Theorem 2) or 'stopped' (A/(n(1-B)))."
     v = laplace_scale_schedule(n, C1=C1, C2=C2, eta=eta, a=a, b=b, beta=beta, rho=rho)   # validates
@@ -416,7 +416,7 @@ def _schedule_delta(A, c, n, kind):
     if kind == 'stopped': return _scalarize(np.minimum(1.0, A/(nn*c)))
     raise ValueError(f"kind must be 'shuffled' or 'stopped'; got {kind!r}")
 
-# %% ../nbs/10_iteration.ipynb #0ecf65d1
+# %% ../nbs/10_iteration.ipynb #fdb3a944
 _CHUNK = 1 << 20
 _CHUNK_G = 1 << 13     # the Gaussian terms make many temporaries: small chunks stay in cache
 
@@ -476,18 +476,32 @@ def _online_log_A(p):
     lA, lA1m = _log_theta_parts(p['eps'], np.array([4*p['L']*p['eta']*sW/(p['M']*p['D'])]))
     return float(np.log1p(-np.exp(lA1m[0]))) if lA1m[0] < _LOG_HALF else float(lA[0])
 
+_EXACT_MAX = 5*10**7   # up to this many factors the product is summed term by term
+_EM_START = 10**7      # beyond, the first _EM_START factors are summed exactly and the rest by Euler-Maclaurin
+
 def _online_log_sum(p, n_list):
-    "sum_{t=i+1}^{n} log B_t for each n in the sorted list (one chunked pass); returns (sums, abs error bound)."
+    "sum_{t=i+1}^{n} log B_t for each n in the sorted list (one chunked pass); returns (sums, sum of |terms|)."
     i = p['i']; out = []; total = 0.0; abs_sum = 0.0; t0 = i + 1
     chunk = _CHUNK if p['kind'] == 'laplace' else _CHUNK_G
     for n in n_list:
-        while t0 <= n:
-            t1 = min(n, t0 + chunk - 1)
+        stop = n if n - i <= _EXACT_MAX else i + _EM_START
+        while t0 <= stop:
+            t1 = min(stop, t0 + chunk - 1)
             g = _online_log_terms(p, np.arange(t0, t1 + 1, dtype=float))
             total += float(np.sum(g)); abs_sum += float(np.sum(np.abs(g)))
             t0 = t1 + 1
-        out.append(total)
+        out.append(total if stop == n else total + _em_tail(p, stop + 1, n))
     return out, abs_sum
+
+def _em_tail(p, a:int, b:int)->float:
+    "sum_{t=a}^{b} log B_t for large a by Euler-Maclaurin: integral + (g(a)+g(b))/2 + (g'(b)-g'(a))/12."
+    Ia, _ = _online_integral(p, a); Ib, _ = _online_integral(p, b)
+    ga, gb = _online_log_terms(p, np.array([a, b], dtype=float))
+    def d1(t):                                   # central difference; g is smooth on the scale t
+        h = 1e-4*t
+        gm, gp = _online_log_terms(p, np.array([t - h, t + h]))
+        return (gp - gm)/(2*h)
+    return float((Ia - Ib) + 0.5*(ga + gb) + (d1(b) - d1(a))/12)
 
 def _online_integral(p, T):
     "(integral_T^inf log B(t) dt, quadrature error estimate) via s = t^(1-alpha); T >= 1."
@@ -511,7 +525,7 @@ def _online_delta(p, n, exact_terms):
     i = p['i']
     if n is not None:
         scalar = np.ndim(n) == 0
-        nv = np.atleast_1d(_check_n(n)).astype(np.int64)
+        nv = np.atleast_1d(np.asarray(_check_n(n), dtype=float))
         if np.any(nv < i): raise ValueError(f'n must be >= i = {i}')
         order = np.argsort(nv)
         sums, _ = _online_log_sum(p, [int(x) for x in nv[order]])

@@ -4,10 +4,10 @@
 
 # %% auto #0
 __all__ = ['fit_rate', 'laplace_online_log_integral', 'calibrate_gaussian_sigma', 'calibrate_laplace_scale',
-           'delta_star_c_closed_form', 'laplace_schedule_C1', 'gaussian_schedule_C1', 'plot_iteration_explorer',
-           'iteration_explorer']
+           'delta_star_c_closed_form', 'laplace_schedule_C1', 'gaussian_schedule_C1', 'online_schedule_C1',
+           'plot_iteration_explorer', 'iteration_explorer']
 
-# %% ../nbs/11_noise_schedules.ipynb #59f1cc85
+# %% ../nbs/11_noise_schedules.ipynb #7910b65b
 import math
 import numpy as np
 from scipy import special, integrate
@@ -19,7 +19,7 @@ from .iteration import (
     gaussian_schedule_delta, laplace_schedule_delta, online_laplace_delta, online_gaussian_delta,
     _online_params, _online_integral, lambertw_exp)
 
-# %% ../nbs/11_noise_schedules.ipynb #712e5400
+# %% ../nbs/11_noise_schedules.ipynb #4b029ab8
 def _log_x(n, C1, C2):
     "log of the Lambert-W argument n^2/(2 pi C1^2) + C2 of the Gaussian schedule."
     return np.logaddexp(2*np.log(np.asarray(n, float)) - math.log(2*math.pi*C1*C1), math.log(C2) if C2 > 0 else -np.inf)
@@ -38,7 +38,7 @@ def fit_rate(n, # dataset sizes
     r2 = 1 - (res[0] if len(res) else 0.0)/np.sum((inv - inv.mean())**2)
     return float(slope), float(r2)
 
-# %% ../nbs/11_noise_schedules.ipynb #cf6f650b
+# %% ../nbs/11_noise_schedules.ipynb #6192fa02
 def laplace_online_log_integral(T:float, # lower limit T >= 1 (i or i + 1 in (6.3))
                                 *,
                                 eps:float, # eps >= 0
@@ -57,7 +57,7 @@ def laplace_online_log_integral(T:float, # lower limit T >= 1 (i or i + 1 in (6.
     J = lambda KK: T**(1 - alpha)/(alpha - 1)*special.hyp2f1(1.0, b, b + 1.0, -KK/Ta)
     return float(-T*math.log1p(-k/(Ta + K)) - alpha*(K*J(K) - Kp*J(Kp)))
 
-# %% ../nbs/11_noise_schedules.ipynb #ff2f0451
+# %% ../nbs/11_noise_schedules.ipynb #3fa14842
 def _bisect_log(f_ok, lo, hi, rtol=1e-13, max_iter=200):
     "Smallest x (up to relative rtol) in [lo, hi] with f_ok(x) True for a monotone predicate; f_ok(hi) must hold."
     for _ in range(max_iter):
@@ -114,7 +114,7 @@ def calibrate_laplace_scale(eps:float, # eps >= 0
     lo, hi = _bracket_up(ok, float(L))
     return _bisect_log(ok, lo, hi, rtol)
 
-# %% ../nbs/11_noise_schedules.ipynb #67a5c818
+# %% ../nbs/11_noise_schedules.ipynb #0db16942
 def _c_for_delta_star(d:float)->float:
     "Smallest c with (1 - e^{-c})/c <= d, by bisection on [1 - d, 1/d] (rounded up)."
     h = lambda c: -math.expm1(-c)/c
@@ -156,7 +156,27 @@ def gaussian_schedule_C1(delta:float, # target: the limit delta* (n None) or the
     kw = dict(L=L, C2=C2, eta=eta, diameter=diameter, beta=beta, rho=rho)
     return _C1_for(delta, eps, 2.0, gaussian_delta_star, n, lambda C1: gaussian_schedule_delta(n, eps=eps, C1=C1, **kw))
 
-# %% ../nbs/11_noise_schedules.ipynb #d5380de2
+# %% ../nbs/11_noise_schedules.ipynb #0cba2cf7
+def online_schedule_C1(delta:float, # target delta in (0, 1)
+                       *,
+                       noise:str, # 'laplace' (v_j of 6.2) or 'gaussian' (sigma_j of 6.4)
+                       eps:float, i:int, L:float, eta:float, alpha:float, C2:float, beta:float, rho:float,
+                       a=None, b=None, # K = [a, b] for Laplace
+                       diameter=None, # D for Gaussian
+                       n=None, # None: calibrate the upper end of the limit interval; integer: the exact delta at n
+                       rtol:float=1e-9,
+                      )->float:
+    "Smallest C1 (rounded up) of the online schedule whose limit upper bound (or exact delta at n) is <= delta."
+    delta = check_probability('delta', delta)
+    if noise == 'laplace': f, geo = online_laplace_delta, dict(a=a, b=b)
+    elif noise == 'gaussian': f, geo = online_gaussian_delta, dict(diameter=diameter)
+    else: raise ValueError(f"noise must be 'laplace' or 'gaussian'; got {noise!r}")
+    kw = dict(i=i, L=L, eta=eta, alpha=alpha, C2=C2, beta=beta, rho=rho, **geo)
+    val = (lambda C1: f(eps, C1=C1, **kw)[1]) if n is None else (lambda C1: f(eps, C1=C1, n=n, **kw))
+    ok = lambda C1: val(C1) <= delta
+    return _bisect_log(ok, *_bracket_up(ok, 1.0), rtol=rtol)
+
+# %% ../nbs/11_noise_schedules.ipynb #76675e95
 def plot_iteration_explorer(eps:float=1.0, n:float=1e6, eta:float=0.1, L:float=10.0, D:float=1.0, C1:float=1e3,
                             alpha:float=1.5, C2:float=100.0, beta:float=0.5, rho:float=0.0, points:int=40,
                             online_max:int=10**6, # the online curve (an O(m) exact product) is drawn up to this m

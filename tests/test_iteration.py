@@ -396,3 +396,16 @@ OG = dict(i=100, L=10, eta=0.01, alpha=1.5, C1=100, C2=100, diameter=1, beta=0.5
 ])
 def test_bad_input_raises_value_error(call, match):
     with pytest.raises(ValueError, match=match): call()
+
+@pytest.mark.parametrize('kind', ['laplace', 'gaussian'])
+def test_online_euler_maclaurin_tail_matches_exact_sum(kind, monkeypatch):
+    "For huge n the tail beyond 10^7 factors is summed by Euler-Maclaurin; check it against the exact sum at small scale."
+    import shuffle_privacy.iteration as it
+    f, g = (online_laplace_delta, dict(a=0, b=1)) if kind == 'laplace' else (online_gaussian_delta, dict(diameter=1))
+    exact = f(1.0, n=[3*10**4, 10**5, 10**6], **ON, **g)
+    monkeypatch.setattr(it, '_EXACT_MAX', 2*10**4); monkeypatch.setattr(it, '_EM_START', 10**4)
+    em = f(1.0, n=[3*10**4, 10**5, 10**6], **ON, **g)
+    np.testing.assert_allclose(em, exact, rtol=1e-11)
+    lo, up = f(1.0, **ON, **g)
+    big = f(1.0, n=10**18, **ON, **g)
+    assert lo <= big <= up and big < f(1.0, n=10**12, **ON, **g)

@@ -84,3 +84,13 @@ def test_fit_rate_recovers_known_power_and_log_rates():
 ])
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match): call()
+
+def test_online_schedule_C1_certified():
+    from shuffle_privacy.schedules import online_schedule_C1
+    from shuffle_privacy.iteration import online_laplace_delta
+    onl = dict(i=100, L=10, eta=0.01, alpha=1.5, C2=100, beta=0.5, rho=0, a=0, b=1)
+    C1 = online_schedule_C1(1e-6, noise='laplace', eps=1.0, **onl)
+    assert online_laplace_delta(1.0, C1=C1, **onl)[1] <= 1e-6 < online_laplace_delta(1.0, C1=C1*(1 - 1e-7), **onl)[1]
+    C1n = online_schedule_C1(1e-6, noise='laplace', eps=1.0, n=5000, **onl)
+    assert online_laplace_delta(1.0, C1=C1n, n=5000, **onl) <= 1e-6 and C1n > C1
+    with pytest.raises(ValueError, match='noise must be'): online_schedule_C1(1e-6, noise='x', eps=1.0, **onl)
