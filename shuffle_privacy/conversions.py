@@ -4,21 +4,23 @@
 
 # %% auto #0
 __all__ = ['GDP_RTOL', 'OrderGridWarning', 'rdp_to_dp', 'mironov_rdp_to_dp', 'rdp_to_delta', 'gdp_log_delta', 'gdp_delta',
-           'gdp_epsilon']
+           'gdp_epsilon', 'gdp_compose', 'dp_tradeoff', 'gdp_tradeoff', 'UnsoundConversionWarning', 'pure_dp_to_rdp',
+           'paper001_dp_to_rdp', 'basic_composition', 'advanced_composition', 'heterogeneous_advanced_composition',
+           'cjmp_composition', 'optimal_composition_delta', 'optimal_composition_epsilon']
 
-# %% ../nbs/01_conversions.ipynb #874c8a73
-import math, numbers, warnings
+# %% ../nbs/01_conversions.ipynb #9ccae647
+import math, warnings
+from fractions import Fraction
 import numpy as np
 from scipy import special, optimize, integrate
-from .core import (check_real, check_positive, check_nonnegative, check_probability, check_int,
-                                  check_array, check_same_length, logsumexp, log1mexp, logdiffexp, log_norm_sf,
-                                  log_norm_sf_diff, norm_sf, norm_cdf)
+from .core import (check_positive, check_nonnegative, check_probability, check_int, check_array,
+                                  check_same_length, logsumexp, log1mexp, logdiffexp, log_norm_sf, norm_cdf)
 
-# %% ../nbs/01_conversions.ipynb #a12d1844
+# %% ../nbs/01_conversions.ipynb #eeaf552c
 class OrderGridWarning(UserWarning):
     "The optimal Rényi order is at the edge of the order grid: extending the grid may give a smaller bound."
 
-# %% ../nbs/01_conversions.ipynb #04f9bfc8
+# %% ../nbs/01_conversions.ipynb #e0e46809
 def _check_orders_rdp(orders, rdp):
     "Validate an order grid (reals > 1) and RDP values (>= 0, `+inf` allowed); return 1-d float arrays."
     o = np.atleast_1d(check_array('orders', orders, lo=1, lo_open=True))
@@ -50,7 +52,7 @@ def _pick_order_log(ld, o):
 
 _ULP = 2.0**-52
 
-# %% ../nbs/01_conversions.ipynb #529a1f08
+# %% ../nbs/01_conversions.ipynb #2b98e89a
 def rdp_to_dp(orders, # Rényi orders, reals > 1 (scalar or 1-d)
               rdp, # RDP values ρ(α) >= 0 at those orders (`inf` allowed: no guarantee at that order)
               delta:float, # target δ in (0, 1)
@@ -68,7 +70,7 @@ def rdp_to_dp(orders, # Rényi orders, reals > 1 (scalar or 1-d)
     i = _pick_order(eps, o, 'rdp_to_dp')
     return float(eps[i]), float(o[i])
 
-# %% ../nbs/01_conversions.ipynb #9aca466c
+# %% ../nbs/01_conversions.ipynb #28c405e5
 def mironov_rdp_to_dp(orders, # Rényi orders, reals > 1
                       rdp, # RDP values >= 0 at those orders (`inf` allowed)
                       delta:float, # target δ in (0, 1)
@@ -82,7 +84,7 @@ def mironov_rdp_to_dp(orders, # Rényi orders, reals > 1
     i = _pick_order(eps, o, 'mironov_rdp_to_dp')
     return float(eps[i]), float(o[i])
 
-# %% ../nbs/01_conversions.ipynb #355032f3
+# %% ../nbs/01_conversions.ipynb #c378259b
 def rdp_to_delta(orders, # Rényi orders, reals > 1
                  rdp, # RDP values >= 0 at those orders (`inf` allowed)
                  eps:float, # target ε >= 0
@@ -101,7 +103,7 @@ def rdp_to_delta(orders, # Rényi orders, reals > 1
 
 
 
-# %% ../nbs/01_conversions.ipynb #1c3b745f
+# %% ../nbs/01_conversions.ipynb #68156127
 GDP_RTOL = 1e-12  # certified relative accuracy of gdp_delta (tests: mpmath at 50 digits); results are rounded up by it
 
 def _log_phi(x): return -0.5*x*x - 0.5*math.log(2*math.pi)
@@ -115,15 +117,24 @@ def _gdp_cancel_integral(a, b):
     val, _, *rest = integrate.quad(f, 0.0, T, epsabs=0.0, epsrel=2e-14, limit=200, full_output=1)
     return val
 
+def _log_mills(x):
+    "log R(x) = log(Q(x)/φ(x)) for x > 0, via erfcx (no overflow; -inf only beyond x ~ 1e308)."
+    r = float(special.erfcx(x/math.sqrt(2)))
+    return 0.5*math.log(math.pi/2) + math.log(r) if r > 0 else -math.inf
+
 def _gdp_log_delta(mu:float, eps:float)->float:
     "log δ(ε) of μ-GDP for validated scalars (no rounding)."
-    a, b = eps/mu - mu/2, eps/mu + mu/2
+    a, b = eps/mu - mu/2, eps/mu + mu/2      # b > 0 always
     if a == math.inf: return -math.inf
+    if abs(a) < 0.25*b:                      # ε/μ ≈ μ/2: form a exactly (rounding here would be amplified by ε/μ)
+        a = float(Fraction(eps)/Fraction(mu) - Fraction(mu)/2)
     la = log_norm_sf(a)
     if la == -math.inf: return -math.inf
-    lb = eps + log_norm_sf(b)
-    if lb <= la - math.log(2): return log_norm_sf_diff(a, b, eps)
-    return math.log(mu) + _log_phi(a) + math.log(_gdp_cancel_integral(a, b))
+    # log(e^ε Q(b)) = log φ(a) + log R(b): exact identity, and no cancellation between ε and log Q(b)
+    lphi = _log_phi(a) if abs(a) < 1e150 else -math.inf
+    lb = lphi + _log_mills(b)
+    if lb <= la - math.log(2) or a < -5: return logdiffexp(la, min(lb, la))   # (a < -5 never cancels: ratio < 0.2)
+    return math.log(mu) + lphi + math.log(_gdp_cancel_integral(a, b))
 
 def _mu_eps(mu, eps):
     "Validate μ > 0 and ε >= 0, each a scalar or an array; return broadcast float arrays and a scalar flag."
@@ -133,7 +144,7 @@ def _mu_eps(mu, eps):
     m, e = np.broadcast_arrays(np.asarray(m, float), np.asarray(e, float))
     return m, e, scalar
 
-# %% ../nbs/01_conversions.ipynb #1febfd6b
+# %% ../nbs/01_conversions.ipynb #75180c33
 def _gdp_log_delta_up(mu, eps): return min(_gdp_log_delta(mu, eps) + math.log1p(GDP_RTOL), 0.0)
 def _gdp_delta_up(mu, eps): return math.exp(_gdp_log_delta_up(mu, eps))
 
@@ -154,7 +165,7 @@ def gdp_delta(mu, # μ > 0 (scalar or array)
     "δ(ε) = Φ(-ε/μ + μ/2) - e^ε Φ(-ε/μ - μ/2) of a μ-GDP mechanism (Dong, Roth and Su, Cor. 2.13)."
     return _gdp_map(_gdp_delta_up, mu, eps)
 
-# %% ../nbs/01_conversions.ipynb #d4fecd8f
+# %% ../nbs/01_conversions.ipynb #81f6ad68
 def _certify_up(g, x):
     "Smallest float >= x (found by doubling steps) with g(x) <= 0, for a decreasing g."
     step = max(abs(x)*4*_ULP, 1e-300)
@@ -179,3 +190,172 @@ def gdp_epsilon(mu:float, # μ > 0
         hi = min(2*hi + 1e-300, np.finfo(float).max)
     x = optimize.brentq(g, 0.0, hi, xtol=1e-300, rtol=4*_ULP, maxiter=500)
     return float(_certify_up(cert, x))
+
+# %% ../nbs/01_conversions.ipynb #6ab18796
+def _up(x, n=1):
+    "Round a non-negative float (or array) up by about 4n ulps: n is the number of operations it came from."
+    return x*(1 + 4*n*_ULP)
+
+def gdp_compose(mu, # μ > 0, or an array of μ_i > 0 for a heterogeneous composition
+                k:int=1, # number of times the whole list is repeated
+               )->float: # μ of the composition
+    "μ of the k-fold composition of μ_i-GDP mechanisms, sqrt(k Σ μ_i²) (Dong, Roth and Su, Cor. 3.3), rounded up."
+    m = np.atleast_1d(check_array('mu', mu, lo=0, lo_open=True))
+    k = check_int('k', k, lo=1)
+    top = m.max()
+    return float(_up(top*math.sqrt(k*float(np.sum((m/top)**2))), 4 + math.ceil(math.log2(len(m)))))  # pairwise sum
+
+def dp_tradeoff(eps:float, # ε >= 0
+                delta:float, # δ in [0, 1]
+                alpha, # type I error(s) in [0, 1]
+               ): # smallest type II error allowed by (ε, δ)-DP
+    "The trade-off function f_{ε,δ}(α) = max(0, 1-δ-e^ε α, e^-ε (1-δ-α)) of (ε, δ)-DP (Dong, Roth and Su, Eq. 5)."
+    eps, delta = check_nonnegative('eps', eps), check_probability('delta', delta, closed=True)
+    a = check_array('alpha', alpha, lo=0, hi=1)
+    with np.errstate(over='ignore'):
+        out = np.maximum(0.0, np.maximum(1 - delta - math.exp(min(eps, 709.0))*a, math.exp(-eps)*(1 - delta - a)))
+    return float(out) if np.ndim(alpha) == 0 else out
+
+def gdp_tradeoff(mu:float, # μ > 0
+                 alpha, # type I error(s) in [0, 1]
+                ): # smallest type II error allowed by μ-GDP
+    "The trade-off function G_μ(α) = Φ(Φ⁻¹(1-α) - μ) of μ-GDP (Dong, Roth and Su, Def. 2.7)."
+    mu = check_positive('mu', mu)
+    a = check_array('alpha', alpha, lo=0, hi=1)
+    out = norm_cdf(-special.ndtri(a) - mu)
+    return float(out) if np.ndim(alpha) == 0 else out
+
+# %% ../nbs/01_conversions.ipynb #87f1d628
+class UnsoundConversionWarning(UserWarning):
+    "A conversion that reproduces a published formula which is not a valid privacy implication."
+
+def pure_dp_to_rdp(eps:float, # ε >= 0 of a pure ε-DP mechanism
+                   orders, # Rényi orders, reals > 1
+                  ): # RDP ρ(α) at each order
+    "Tight RDP of an ε-DP mechanism: D_α of randomized response, <= min(ε, αε²/2) (attained; see the notebook)."
+    eps = check_nonnegative('eps', eps)
+    o = check_array('orders', orders, lo=1, lo_open=True)
+    t = (o - 1)*eps
+    small = t <= 1.0
+    ts = np.where(small, t, 0.0)
+    num_small = np.log1p(2*np.sinh(ts/2)**2 + math.tanh(eps/2)*np.sinh(ts))
+    lp, lq = -np.logaddexp(0.0, -eps), -np.logaddexp(0.0, eps)   # log p, log(1-p)
+    num_big = np.logaddexp(lp + t, lq - t)
+    out = _up(np.where(small, num_small, num_big)/(o - 1), 3)
+    out = np.minimum(out, eps)
+    return float(out) if np.ndim(orders) == 0 else out
+
+def paper001_dp_to_rdp(eps:float, # ε >= 0 of the per-epoch (ε, δ)-DP guarantee
+                       delta:float, # δ in (0, 1)
+                       orders, # Rényi orders, reals > 1
+                      ): # ε + log(δ)/(α-1) at each order (may be negative)
+    "Paper 001 §5's (ε,δ)→RDP formula ε + log δ/(α-1). NOT a valid implication for δ > 0: for reproduction only."
+    eps, delta = check_nonnegative('eps', eps), check_probability('delta', delta)
+    o = check_array('orders', orders, lo=1, lo_open=True)
+    warnings.warn('paper001_dp_to_rdp: (eps, delta)-DP with delta > 0 does not imply (alpha, eps + log(delta)/(alpha-1))-RDP; '
+                  'the value reproduces paper 001 §5 and is not a privacy guarantee', UnsoundConversionWarning, stacklevel=2)
+    out = eps + math.log(delta)/(o - 1)
+    return float(out) if np.ndim(orders) == 0 else out
+
+# %% ../nbs/01_conversions.ipynb #b095f484
+def _eps_delta_arrays(eps, delta):
+    "Validate ε_j >= 0 and δ_j in [0, 1] (scalars or equal-length 1-d arrays)."
+    e = np.atleast_1d(check_array('eps', eps, lo=0))
+    d = np.atleast_1d(check_array('delta', delta, lo=0, hi=1))
+    if e.ndim != 1 or d.ndim != 1: raise ValueError('eps and delta must be scalars or 1-d arrays')
+    if len(d) == 1 and len(e) > 1: d = np.full(len(e), d[0])
+    if len(e) == 1 and len(d) > 1: e = np.full(len(d), e[0])
+    check_same_length(eps=e, delta=d)
+    return e, d
+
+def basic_composition(eps, # ε_j >= 0 (scalar or 1-d array)
+                      delta, # δ_j in [0, 1] (scalar or 1-d array)
+                      k:int=1, # number of times the whole list is repeated
+                     )->tuple: # (ε_total, δ_total)
+    "Basic composition (Σ ε_j, Σ δ_j), k times over (Dwork and Roth 2014, Thm 3.16); δ_total capped at 1."
+    e, d = _eps_delta_arrays(eps, delta)
+    k = check_int('k', k, lo=1)
+    n = 4 + math.ceil(math.log2(len(e)))
+    return float(_up(k*np.sum(e), n)), float(min(1.0, _up(k*np.sum(d), n)))
+
+def advanced_composition(eps:float, # per-mechanism ε >= 0
+                         delta:float, # per-mechanism δ in [0, 1]
+                         k:int, # number of mechanisms composed
+                         delta_prime:float, # the extra δ′ in (0, 1)
+                        )->tuple: # (ε′, kδ + δ′)
+    "Advanced composition ε′ = sqrt(2k log(1/δ′)) ε + kε(e^ε - 1), δ = kδ + δ′ (Dwork, Rothblum and Vadhan 2010)."
+    eps, delta = check_nonnegative('eps', eps), check_probability('delta', delta, closed=True)
+    k, dp = check_int('k', k, lo=1), check_probability('delta_prime', delta_prime)
+    e = math.sqrt(2*k*math.log(1/dp))*eps + k*eps*math.expm1(eps)
+    return float(_up(e, 6)), float(min(1.0, _up(k*delta + dp, 2)))
+
+def heterogeneous_advanced_composition(eps, # ε_j >= 0 (1-d array)
+                                       delta, # δ_j in [0, 1] (scalar or 1-d array)
+                                       delta_prime:float, # the extra δ′ in (0, 1)
+                                      )->tuple: # (ε′, Σ δ_j + δ′)
+    "ε′ = sqrt(2 log(1/δ′) Σ ε_j²) + Σ ε_j(e^ε_j - 1), δ = Σ δ_j + δ′: advanced composition with per-step ε_j."
+    e, d = _eps_delta_arrays(eps, delta)
+    dp = check_probability('delta_prime', delta_prime)
+    n = 6 + math.ceil(math.log2(len(e)))
+    ep = math.sqrt(2*math.log(1/dp)*float(np.sum(e*e))) + float(np.sum(e*np.expm1(e)))
+    return float(_up(ep, n)), float(min(1.0, _up(float(np.sum(d)) + dp, n)))
+
+def cjmp_composition(eps, # ε_j >= 0 of the d coordinates (1-d array)
+                     delta, # δ_j in [0, 1] (scalar or 1-d array)
+                     gamma:float, # γ in (0, 1)
+                    )->tuple: # (ε′, Σ δ_j + γ)
+    "Paper 003 Lemma 3.3 as stated: ε′ = Σ ε_j(e^ε_j - 1) + 2 sqrt(log(1/γ) Σ ε_j²), δ′ = Σ δ_j + γ."
+    e, d = _eps_delta_arrays(eps, delta)
+    g = check_probability('gamma', gamma)
+    n = 6 + math.ceil(math.log2(len(e)))
+    ep = float(np.sum(e*np.expm1(e))) + 2*math.sqrt(math.log(1/g)*float(np.sum(e*e)))
+    return float(_up(ep, n)), float(min(1.0, _up(float(np.sum(d)) + g, n)))
+
+# %% ../nbs/01_conversions.ipynb #36655426
+def _kov_log_delta_rr(eps, k, eps_g):
+    "log δ_RR(ε_g) of k-fold randomized response at ε (−inf when it is 0)."
+    l = np.arange(k + 1, dtype=float)
+    L = (k - 2*l)*eps
+    m = L > eps_g
+    if not m.any(): return -math.inf
+    l, L = l[m], L[m]
+    lc = special.gammaln(k + 1) - special.gammaln(l + 1) - special.gammaln(k - l + 1)
+    terms = lc + (k - l)*eps + log1mexp(np.minimum(eps_g - L, 0.0)) - k*np.logaddexp(0.0, eps)
+    return logsumexp(terms)
+
+def _kov_delta(eps, delta, k, eps_g):
+    "δ_opt(ε_g) = [1-(1-δ)^k] + (1-δ)^k δ_RR(ε_g) for validated inputs, each part rounded up."
+    if delta >= 1: return 1.0
+    l1 = k*math.log1p(-delta)                                      # log (1-δ)^k
+    A = delta if k == 1 else float(_up(-math.expm1(l1), 2))        # exact for k = 1
+    lrr = _kov_log_delta_rr(eps, k, eps_g)
+    if lrr == -math.inf: return A
+    # absolute error of the summed logs: a few ulps of log k!, of k log(1+e^ε) and of (k-ℓ)ε
+    err = 4*_ULP*(float(special.gammaln(k + 1)) + k*(2*eps + math.log1p(math.exp(-eps)) + math.log(2)) + abs(l1)) + 1e-15
+    B = math.exp(l1 + lrr)*(1 + 2*err)
+    return min(1.0, float(_up(A + B)))
+
+def optimal_composition_delta(eps:float, # per-mechanism ε >= 0
+                              delta:float, # per-mechanism δ in [0, 1]
+                              k:int, # number of mechanisms composed
+                              eps_total:float, # ε_g >= 0 of the composition
+                             )->float: # the exact optimal δ_total, rounded up
+    "Smallest δ such that every k-fold composition of (ε, δ)-DP mechanisms is (ε_total, δ)-DP (Kairouz, Oh, Viswanath 2015)."
+    eps, delta = check_nonnegative('eps', eps), check_probability('delta', delta, closed=True)
+    k, eg = check_int('k', k, lo=1), check_nonnegative('eps_total', eps_total)
+    return _kov_delta(eps, delta, k, eg)
+
+def optimal_composition_epsilon(eps:float, # per-mechanism ε >= 0
+                                delta:float, # per-mechanism δ in [0, 1]
+                                k:int, # number of mechanisms composed
+                                delta_total:float, # target δ in (0, 1)
+                               )->float: # smallest certified ε_total (`inf` if δ_total < 1-(1-δ)^k)
+    "Smallest ε_total with optimal_composition_delta(...) <= δ_total (Kairouz, Oh, Viswanath 2015, Thm 3.3), rounded up."
+    eps, delta = check_nonnegative('eps', eps), check_probability('delta', delta, closed=True)
+    k, dt = check_int('k', k, lo=1), check_probability('delta_total', delta_total)
+    cert = lambda e: _kov_delta(eps, delta, k, e) - dt
+    if cert(k*eps) > 0: return math.inf          # even ε_total = kε leaves 1-(1-δ)^k > δ_total
+    if cert(0.0) <= 0: return 0.0
+    g = lambda e: math.log(max(_kov_delta(eps, delta, k, e), 1e-320)) - math.log(dt)
+    x = optimize.brentq(g, 0.0, k*eps, xtol=1e-300, rtol=4*_ULP, maxiter=500) if g(0.0) > 0 else 0.0
+    return float(min(_certify_up(cert, x), _up(k*eps, 2)))

@@ -10,8 +10,12 @@ from dp_accounting import dp_event
 from dp_accounting.rdp import rdp_privacy_accountant as rdp_acc
 from dp_accounting.pld import privacy_loss_mechanism as plm
 
-from shuffle_privacy.conversions import (OrderGridWarning, rdp_to_dp, mironov_rdp_to_dp, rdp_to_delta,
-                                         gdp_delta, gdp_log_delta, gdp_epsilon, GDP_RTOL)
+import itertools
+from shuffle_privacy.conversions import (OrderGridWarning, UnsoundConversionWarning, rdp_to_dp, mironov_rdp_to_dp,
+                                         rdp_to_delta, gdp_delta, gdp_log_delta, gdp_epsilon, GDP_RTOL, gdp_compose,
+                                         dp_tradeoff, gdp_tradeoff, pure_dp_to_rdp, paper001_dp_to_rdp,
+                                         basic_composition, advanced_composition, heterogeneous_advanced_composition,
+                                         cjmp_composition, optimal_composition_delta, optimal_composition_epsilon)
 
 mp.mp.dps = 50
 DEFAULT_ORDERS = np.array(rdp_acc.DEFAULT_RDP_ORDERS, dtype=float)
@@ -133,6 +137,18 @@ def test_gdp_delta_extreme_tail_cancellation(mu, eps):
     assert rel(gdp_log_delta(mu, eps), float(mp.log(ref))) <= 1e-13 or \
         abs(gdp_log_delta(mu, eps) - float(mp.log(ref))) <= 2*GDP_RTOL
 
+@pytest.mark.parametrize('mu', [30.0, 1e4, 1e8, 1e15])
+@pytest.mark.parametrize('t', [-2.0, 0.0, 3.0, 20.0])
+def test_gdp_delta_huge_mu_and_eps(mu, t):
+    # eps = mu^2/2 + t mu puts a = eps/mu - mu/2 = t at order one while eps is astronomically large:
+    # eps + log Q(b) would cancel two numbers of size mu^2/2
+    eps = mu*mu/2 + t*mu
+    with mp.workdps(120):
+        m, e = mp.mpf(mu), mp.mpf(eps)
+        ref = mp.ncdf(-e/m + m/2) - mp.exp(e)*mp.ncdf(-e/m - m/2)
+    got = gdp_delta(mu, eps)
+    assert float(ref) <= got <= float(ref)*(1 + 3*GDP_RTOL), (got, ref)
+
 @pytest.mark.parametrize('mu', [0.1, 0.5, 1.0, 2.0, 4.0, 8.0])
 @pytest.mark.parametrize('eps', [0.0, 0.1, 0.5, 1.0, 2.0, 5.0])
 def test_gdp_delta_matches_dp_accounting_analytic_gaussian(mu, eps):
@@ -219,3 +235,193 @@ def test_bad_eps():
     with pytest.raises(ValueError, match='eps'): rdp_to_delta([2.0], [0.1], -1.0)
     with pytest.raises(ValueError, match='eps'): gdp_delta(1.0, -0.5)
     with pytest.raises(ValueError, match='eps'): gdp_delta(1.0, [0.5, float('nan')])
+
+# ---------------------------------------------------------------- GDP composition and trade-off functions
+
+def test_gdp_compose():
+    assert abs(gdp_compose(0.3, 9) - 0.9) <= 1e-14 and gdp_compose(0.3, 9) >= 0.9
+    mus = np.array([0.1, 0.2, 0.7, 1e-3])
+    ref = float(mp.sqrt(sum(mp.mpf(m)**2 for m in mus)))
+    assert 0 <= gdp_compose(mus) - ref <= 1e-14
+    assert math.isfinite(gdp_compose([1e300, 1e300])) and gdp_compose([1e-300, 1e-300]) > 0
+    # composition of GDP is GDP of the composed Gaussian: delta of sqrt(k) mu equals the k-fold Gaussian's PLD delta
+    ref = plm.GaussianPrivacyLoss(1.0, sensitivity=math.sqrt(4)*0.5).get_delta_for_epsilon(0.5)
+    assert rel(gdp_delta(gdp_compose(0.5, 4), 0.5), ref) <= 1e-10
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.floats(1e-3, 10), min_size=1, max_size=20), st.floats(1e-3, 10), st.integers(1, 50))
+def test_gdp_compose_monotone(mus, extra, k):
+    base = gdp_compose(mus, k)
+    assert gdp_compose(mus + [extra], k) >= base and gdp_compose(mus, k + 1) >= base
+    assert base >= max(mus)
+
+@pytest.mark.parametrize('mu', [0.1, 1.0, 3.0])
+def test_gdp_tradeoff_is_neyman_pearson(mu):
+    # the most powerful test of N(0,1) vs N(mu,1) rejects when x > t: alpha = Q(t), beta = Phi(t - mu)
+    for t in np.linspace(-6, 8, 57):
+        alpha = float(mp.ncdf(-t)); beta = float(mp.ncdf(t - mu))
+        assert abs(gdp_tradeoff(mu, alpha) - beta) <= 1e-12
+
+@pytest.mark.parametrize('mu', [0.3, 1.0, 2.5])
+def test_gdp_is_envelope_of_dp_tradeoffs(mu):
+    # Dong-Roth-Su Cor. 2.13: mu-GDP <=> (eps, delta(eps))-DP for all eps, i.e. G_mu = sup_eps f_{eps, delta(eps)}
+    al = np.linspace(0, 1, 201)
+    G = gdp_tradeoff(mu, al)
+    env = np.zeros_like(al)
+    for e in np.linspace(0, 6*mu + mu**2, 3000):
+        f = dp_tradeoff(e, min(1.0, gdp_delta(mu, e)), al)
+        assert np.all(f <= G + 1e-9)
+        env = np.maximum(env, f)
+    assert np.max(G - env) <= 2e-3
+
+def test_dp_tradeoff_closed_form():
+    al = np.linspace(0, 1, 11)
+    f = dp_tradeoff(math.log(2), 0.1, al)
+    ref = np.maximum(0, np.maximum(0.9 - 2*al, 0.5*(0.9 - al)))
+    np.testing.assert_allclose(f, ref, rtol=0, atol=1e-15)
+    assert dp_tradeoff(1e4, 0.0, 0.5) == 0.0          # no overflow for huge eps
+
+# ---------------------------------------------------------------- (eps, delta) -> RDP
+
+@pytest.mark.parametrize('eps', [1e-6, 0.1, 1.0, 5.0, 30.0])
+def test_pure_dp_to_rdp_matches_mpmath(eps):
+    orders = [1 + 1e-10, 1 + 1e-4, 1.5, 2.0, 3.7, 32.0, 1e4]
+    got = pure_dp_to_rdp(eps, orders)
+    for a, g in zip(orders, got):
+        with mp.workdps(200):
+            e, al = mp.mpf(eps), mp.mpf(a)
+            ref = mp.log((mp.exp(al*e) + mp.exp((1 - al)*e))/(1 + mp.exp(e)))/(al - 1)
+        assert abs(g - float(ref)) <= 1e-13*float(ref) + 1e-300 and g >= float(ref)*(1 - 1e-15), (eps, a, g, ref)
+        assert g <= min(eps, a*eps**2/2)*(1 + 1e-12)
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(0.01, 1), min_size=2, max_size=6), st.data(), st.floats(1.01, 50))
+def test_pure_dp_to_rdp_bounds_every_eps_dp_pair(q, data, alpha):
+    q = np.array(q)/np.sum(q)
+    r = np.array(data.draw(st.lists(st.floats(-3, 3), min_size=len(q), max_size=len(q))))
+    p = q*np.exp(r); p /= p.sum()
+    eps = float(np.max(np.abs(np.log(p/q))))
+    d_alpha = math.log(np.sum(p**alpha*q**(1 - alpha)))/(alpha - 1)
+    assert d_alpha <= pure_dp_to_rdp(eps, alpha)*(1 + 1e-12) + 1e-13   # 1e-13: float noise of d_alpha itself
+
+def test_paper001_conversion_warns_and_is_falsified():
+    with pytest.warns(UnsoundConversionWarning):
+        v = paper001_dp_to_rdp(1.0, 1e-5, [2.0, 20.0])
+    assert v[0] < 0                                     # a negative "Renyi divergence"
+    claimed = mironov_rdp_to_dp([20.0], [2*v[1]], 1e-5)[0]   # 2 epochs, back to (eps, delta) at the same delta
+    # exact 2-fold composition of the canonical (1, 1e-5) mechanism, brute force in mpmath
+    assert float(brute_force_delta(1.0, 1e-5, 2, claimed)) > 1.9e-5
+
+# ---------------------------------------------------------------- composition
+
+def canonical_pair(eps, delta):
+    e = mp.exp(mp.mpf(eps)); d = mp.mpf(delta)
+    P = [d, (1 - d)*e/(1 + e), (1 - d)/(1 + e), mp.mpf(0)]
+    return P, P[::-1]
+
+def brute_force_delta(eps, delta, k, eps_g):
+    "Hockey-stick divergence of the k-fold product of the canonical (eps, delta) pair, enumerating 4^k outcomes."
+    with mp.workdps(60):
+        P, Q = canonical_pair(eps, delta)
+        eg = mp.exp(mp.mpf(eps_g))
+        tot = mp.mpf(0)
+        for out in itertools.product(range(4), repeat=k):
+            p = mp.fprod(P[i] for i in out); q = mp.fprod(Q[i] for i in out)
+            if p - eg*q > mp.mpf(10)**-50*p: tot += p - eg*q   # ignore mpmath noise on exact ties
+        return tot
+
+@pytest.mark.parametrize('eps,delta,k', [(0.5, 0.0, 1), (0.5, 1e-3, 3), (1.0, 1e-6, 4), (0.2, 0.01, 5), (2.0, 0.0, 5)])
+def test_optimal_composition_matches_brute_force(eps, delta, k):
+    rng = np.random.default_rng(1)
+    grid = np.concatenate([[0.0], np.arange(k + 1)*eps, rng.uniform(0, k*eps*1.1, 8)])
+    for eg in grid:
+        ref = float(brute_force_delta(eps, delta, k, eg))
+        got = optimal_composition_delta(eps, delta, k, eg)
+        assert got >= ref and got - ref <= 1e-12*ref + 1e-300, (eg, got, ref)   # rounded up, accurate to 1e-12
+
+@pytest.mark.parametrize('eps,delta,k', [(0.1, 1e-7, 50), (1.0, 1e-9, 200), (0.01, 0.0, 1000)])
+def test_optimal_composition_matches_kov_lattice_formula(eps, delta, k):
+    with mp.workdps(80):
+        e, d = mp.mpf(eps), mp.mpf(delta)
+        for i in (1, 2, k//4, k//2):
+            di = mp.fsum(mp.binomial(k, l)*(mp.exp((k - l)*e) - mp.exp((k - 2*i + l)*e)) for l in range(i))/(1 + mp.exp(e))**k
+            ref = 1 - (1 - d)**k + (1 - d)**k*di       # no cancellation when d = 0
+            got = optimal_composition_delta(eps, delta, k, (k - 2*i)*eps)
+            assert got >= float(ref)*(1 - 1e-15) and abs(got - float(ref)) <= 1e-13*max(10, k)*float(ref), (i, got, ref)
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(0.01, 2), st.floats(0, 1e-6), st.integers(1, 300), st.floats(1e-9, 0.5))
+def test_optimal_composition_epsilon_properties(eps, delta, k, dt):
+    e = optimal_composition_epsilon(eps, delta, k, dt)
+    floor = 1 - (1 - delta)**k
+    if dt < floor*(1 - 1e-9): assert e == math.inf; return
+    if dt <= floor*(1 + 1e-9): return    # knife edge
+    assert optimal_composition_delta(eps, delta, k, e) <= dt                  # certified
+    if e > 0: assert optimal_composition_delta(eps, delta, k, e*(1 - 1e-8)) > dt*(1 - 1e-9)   # and tight
+    assert e <= k*eps*(1 + 1e-14)                                             # never worse than basic
+    if dt > k*delta:                                                          # never worse than advanced
+        assert e <= advanced_composition(eps, delta, k, dt - k*delta)[0]*(1 + 1e-12) or dt - k*delta >= 1
+    assert optimal_composition_epsilon(eps, delta, k + 1, dt) >= e*(1 - 1e-12)   # monotone in k
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(0, 3), st.floats(0, 0.1), st.integers(1, 100), st.floats(0, 50), st.floats(0, 50))
+def test_optimal_composition_delta_monotone(eps, delta, k, e1, e2):
+    d1, d2 = optimal_composition_delta(eps, delta, k, e1), optimal_composition_delta(eps, delta, k, e2)
+    assert 0 <= d1 <= 1
+    if e1 < e2: assert d1 >= d2*(1 - 1e-12)
+
+def test_advanced_composition_formulas():
+    e, d = advanced_composition(0.05, 1e-8, 1000, 1e-6)
+    assert rel(e, math.sqrt(2000*math.log(1e6))*0.05 + 1000*0.05*math.expm1(0.05)) <= 1e-14
+    assert rel(d, 1000*1e-8 + 1e-6) <= 1e-14
+    eps = np.array([0.1, 0.2, 0.05, 0.3])
+    he, hd = heterogeneous_advanced_composition(eps, [1e-7]*4, 1e-6)
+    assert rel(he, math.sqrt(2*math.log(1e6)*np.sum(eps**2)) + np.sum(eps*np.expm1(eps))) <= 1e-14
+    ce, cd = cjmp_composition(eps, [1e-7]*4, 1e-6)
+    assert rel(ce, 2*math.sqrt(math.log(1e6)*np.sum(eps**2)) + np.sum(eps*np.expm1(eps))) <= 1e-14
+    assert ce > he and rel(cd, hd) <= 1e-14
+    be, bd = basic_composition(eps, 1e-7, k=3)
+    assert rel(be, 3*eps.sum()) <= 1e-14 and rel(bd, 12e-7) <= 1e-14
+    assert basic_composition(1.0, 0.5, k=3)[1] == 1.0
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.floats(0, 2), min_size=1, max_size=30), st.floats(1e-12, 0.5), st.floats(0, 2))
+def test_composition_monotone(eps, dp, extra):
+    for f in (heterogeneous_advanced_composition, cjmp_composition):
+        e0, d0 = f(eps, 0.0, dp)
+        e1, d1 = f(eps + [extra], 0.0, dp)
+        assert e1 >= e0*(1 - 1e-14) and d1 >= d0*(1 - 1e-14)   # up to the summation order's rounding
+        assert f(eps, 0.0, dp/2)[0] >= e0        # smaller delta', larger eps
+    assert cjmp_composition(eps, 0.0, dp)[0] >= heterogeneous_advanced_composition(eps, 0.0, dp)[0]
+
+# ---------------------------------------------------------------- bad input for the rest of the API
+
+def test_bad_inputs_rest():
+    bad = [
+        (lambda: gdp_compose(0.0), 'mu'), (lambda: gdp_compose(1.0, 0), 'k'), (lambda: gdp_compose([]), 'mu'),
+        (lambda: dp_tradeoff(-1.0, 0.1, 0.5), 'eps'), (lambda: dp_tradeoff(1.0, 1.1, 0.5), 'delta'),
+        (lambda: dp_tradeoff(1.0, 0.1, -0.1), 'alpha'), (lambda: gdp_tradeoff(0.0, 0.5), 'mu'),
+        (lambda: gdp_tradeoff(1.0, [0.5, 2.0]), 'alpha'),
+        (lambda: pure_dp_to_rdp(-0.1, 2.0), 'eps'), (lambda: pure_dp_to_rdp(1.0, 1.0), 'orders'),
+        (lambda: paper001_dp_to_rdp(1.0, 0.0, 2.0), 'delta'), (lambda: paper001_dp_to_rdp(1.0, 0.5, 0.5), 'orders'),
+        (lambda: basic_composition(-1.0, 0.0), 'eps'), (lambda: basic_composition(1.0, 2.0), 'delta'),
+        (lambda: basic_composition([1.0, 2.0], [0.0, 0.0, 0.0]), 'mismatched'),
+        (lambda: basic_composition(1.0, 0.0, k=0), 'k'),
+        (lambda: advanced_composition(1.0, 0.0, 10, 1.0), 'delta_prime'), (lambda: advanced_composition(1.0, 0.0, 1.5, 0.1), 'k'),
+        (lambda: advanced_composition(float('nan'), 0.0, 10, 0.1), 'eps'),
+        (lambda: heterogeneous_advanced_composition([0.1, -0.1], 0.0, 0.1), 'eps'),
+        (lambda: heterogeneous_advanced_composition([0.1], 0.0, 0.0), 'delta_prime'),
+        (lambda: cjmp_composition([0.1], 0.0, 1.0), 'gamma'), (lambda: cjmp_composition([0.1], -1e-3, 0.5), 'delta'),
+        (lambda: optimal_composition_delta(1.0, 0.0, 0, 1.0), 'k'), (lambda: optimal_composition_delta(1.0, 0.0, 2, -1.0), 'eps_total'),
+        (lambda: optimal_composition_delta(-1.0, 0.0, 2, 1.0), 'eps'), (lambda: optimal_composition_delta(1.0, 1.5, 2, 1.0), 'delta'),
+        (lambda: optimal_composition_epsilon(1.0, 0.0, 2, 1.0), 'delta_total'),
+        (lambda: optimal_composition_epsilon(1.0, 0.0, -2, 0.5), 'k'),
+    ]
+    for f, name in bad:
+        with pytest.raises(ValueError, match=name): f()
+
+def test_optimal_composition_approaches_gdp_clt():
+    # Dong-Roth-Su central limit theorem: k-fold randomized response at eps ~ 1/sqrt(k) tends to mu-GDP, mu = sqrt(k) eps
+    # (to first order in eps); an independent sanity check of both the KOV sum and gdp_epsilon
+    k, eps, delta = 10_000, 0.01, 1e-5
+    assert abs(optimal_composition_epsilon(eps, 0.0, k, delta) - gdp_epsilon(math.sqrt(k)*eps, delta)) < 5e-3
