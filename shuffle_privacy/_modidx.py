@@ -179,4 +179,10 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                   'shuffle_privacy.shuffle_gaussian.shuffle_gaussian_rdp_partitions': ( 'shuffle_gaussian.html#shuffle_gaussian_rdp_partitions',
                                                                                                                         'shuffle_privacy/shuffle_gaussian.py'),
                                                   'shuffle_privacy.shuffle_gaussian.shuffle_gaussian_rdp_upper_bound': ( 'shuffle_gaussian.html#shuffle_gaussian_rdp_upper_bound',
-                                                                                                                         'shuffle_privacy/shuffle_gaussian.py')}}}
+                                                                                                                         'shuffle_privacy/shuffle_gaussian.py')},
+            'shuffle_privacy.shuffle_gaussian_audit': { 'shuffle_privacy.shuffle_gaussian_audit.audit_shuffle_gaussian': ( 'shuffle_gaussian_audit.html#audit_shuffle_gaussian',
+                                                                                                                           'shuffle_privacy/shuffle_gaussian_audit.py'),
+                                                        'shuffle_privacy.shuffle_gaussian_audit.shuffle_gaussian_log_lr': ( 'shuffle_gaussian_audit.html#shuffle_gaussian_log_lr',
+                                                                                                                            'shuffle_privacy/shuffle_gaussian_audit.py'),
+                                                        'shuffle_privacy.shuffle_gaussian_audit.shuffle_gaussian_sampler': ( 'shuffle_gaussian_audit.html#shuffle_gaussian_sampler',
+                                                                                                                             'shuffle_privacy/shuffle_gaussian_audit.py')}}}

@@ -52,6 +52,7 @@ def epsilon_lower_bound(tp, # detections on the FIRST input, out of `trials`
                         trials, # independent runs on each input
                         delta:float=0.0, # the δ at which ε is certified, in [0, 1)
                         alpha:float=0.05, # level of each one-sided Clopper–Pearson bound (see the convention above)
+                        one_sided:bool=False, # use only Pr[M(first) in S] <= e^ε Pr[M(second) in S] + δ (one direction of the divergence)
                        )->float:
     "Certified lower bound on ε of an (ε, δ)-DP claim from a distinguishing test; 0 when nothing can be certified."
     trials = check_int('trials', trials, lo=1)
@@ -61,7 +62,7 @@ def epsilon_lower_bound(tp, # detections on the FIRST input, out of `trials`
     alpha = check_probability('alpha', alpha)
     lp1, lp0, lq1, lq0 = _log_cp_terms(tp, fp, trials, alpha)
     e1 = _log_minus(lp1, delta) - lp0                     # log((p1 - delta) / p0)
-    e2 = _log_minus(lq0, delta) - lq1                     # log((1 - p0 - delta) / (1 - p1))
+    e2 = -math.inf if one_sided else _log_minus(lq0, delta) - lq1   # log((1 - p0 - delta) / (1 - p1))
     return max(0.0, e1, e2)
 
 # %% ../nbs/40_audit.ipynb #09325c7b
@@ -82,6 +83,7 @@ def audit(sample_first:Callable, # rng -> one output of the mechanism on the fir
           delta:float=0.0, # δ at which ε is certified
           alpha:float=0.05, # level of each one-sided Clopper–Pearson bound
           batch:bool=False, # samplers return all `trials` outputs at once and `detect` is vectorised
+          one_sided:bool=False, # certify only the direction first -> second (see `epsilon_lower_bound`)
           progress:bool=False, # show a tqdm progress bar
          )->AuditResult:
     "Run the distinguishing test `trials` times on each input and certify a lower bound on ε for the given δ."
@@ -93,4 +95,4 @@ def audit(sample_first:Callable, # rng -> one output of the mechanism on the fir
         else: k = sum(bool(detect(sample(rng))) for _ in tqdm(range(trials), disable=not progress, leave=False))
         counts.append(k)
     tp, fp = counts
-    return AuditResult(tp, fp, trials, delta, alpha, epsilon_lower_bound(tp, fp, trials, delta, alpha))
+    return AuditResult(tp, fp, trials, delta, alpha, epsilon_lower_bound(tp, fp, trials, delta, alpha, one_sided))
