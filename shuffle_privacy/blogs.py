@@ -38,15 +38,19 @@ def block_shuffle(x, # array of any shape (a gradient tensor)
     if full == m:                               # b divides n: a permutation of the entries
         np.take(flat.reshape(m, b), perm, axis=0, out=out.reshape(m, b), mode='clip')   # 'clip': unbuffered (indices are valid)
         return out
-    # padded case: block m-1 is short (n - full*b entries followed by zeros)
-    last = np.zeros(b, dtype=x.dtype); last[:n - full * b] = flat[full * b:]
-    res = np.empty(m * b, dtype=x.dtype).reshape(m, b)
+    # padded case: block m-1 holds the r = n - full*b tail entries followed by b - r zeros. Output slots 0..m-2 are
+    # whole blocks inside the output; slot m-1 keeps only its first r entries (the published trim).
+    r = n - full * b
+    oflat = out.reshape(-1)
+    blocks, oblocks = flat[:full * b].reshape(full, b), oflat[:full * b].reshape(full, b)
     j = int(np.flatnonzero(perm == m - 1)[0])   # output slot that receives the padded block
-    blocks = flat[:full * b].reshape(full, b)
-    if j: np.take(blocks, perm[:j], axis=0, out=res[:j], mode='clip')
-    if j < m - 1: np.take(blocks, perm[j + 1:], axis=0, out=res[j + 1:], mode='clip')
-    res[j] = last
-    out.reshape(-1)[:] = res.reshape(-1)[:n]    # trim to the original size
+    if j: np.take(blocks, perm[:j], axis=0, out=oblocks[:j], mode='clip')
+    if j < m - 1:
+        if j + 1 < m - 1: np.take(blocks, perm[j + 1:m - 1], axis=0, out=oblocks[j + 1:], mode='clip')
+        oblocks[j, :r] = flat[full * b:]; oblocks[j, r:] = 0      # padded block inside: zeros come in
+        oflat[full * b:] = blocks[perm[m - 1], :r]               # last slot trimmed: entries go out
+    else:
+        oflat[full * b:] = flat[full * b:]                       # padded block last: a permutation after all
     return out
 
 # %% ../nbs/41_blogs.ipynb #d419df8c
