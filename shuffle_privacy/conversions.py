@@ -6,7 +6,7 @@
 __all__ = ['GDP_RTOL', 'OrderGridWarning', 'rdp_to_dp', 'mironov_rdp_to_dp', 'rdp_to_delta', 'gdp_log_delta', 'gdp_delta',
            'gdp_epsilon', 'gdp_compose', 'dp_tradeoff', 'gdp_tradeoff', 'UnsoundConversionWarning', 'pure_dp_to_rdp',
            'paper001_dp_to_rdp', 'basic_composition', 'advanced_composition', 'heterogeneous_advanced_composition',
-           'cjmp_composition', 'optimal_composition_delta', 'optimal_composition_epsilon']
+           'cjmp_composition', 'optimal_composition_delta', 'optimal_composition_epsilon', 'composed_dp_tradeoff']
 
 # %% ../nbs/01_conversions.ipynb #9ccae647
 import math, warnings
@@ -57,7 +57,7 @@ def rdp_to_dp(orders, # Rényi orders, reals > 1 (scalar or 1-d)
               rdp, # RDP values ρ(α) >= 0 at those orders (`inf` allowed: no guarantee at that order)
               delta:float, # target δ in (0, 1)
              )->tuple: # (ε, best order)
-    "Smallest ε over the grid of the improved RDP→(ε,δ) conversion (Balle et al. 2020 Thm 21; paper 004 Lemma 2)."
+    "Smallest ε over the grid of the improved RDP→(ε,δ) conversion (Balle et al. 2020 Thm 21; paper 004 Lemma 2); per ordered pair: D_α(P‖Q) <= ρ(α) gives H_{e^ε}(P‖Q) <= δ."
     o, r = _check_orders_rdp(orders, rdp)
     delta = check_probability('delta', delta)
     ld = math.log(delta)
@@ -75,7 +75,7 @@ def mironov_rdp_to_dp(orders, # Rényi orders, reals > 1
                       rdp, # RDP values >= 0 at those orders (`inf` allowed)
                       delta:float, # target δ in (0, 1)
                      )->tuple: # (ε, best order)
-    "Smallest ε = ρ(α) + log(1/δ)/(α-1) over the grid: Mironov 2017, Proposition 3 (the classic conversion)."
+    "Smallest ε = ρ(α) + log(1/δ)/(α-1) over the grid: Mironov 2017, Proposition 3 (the classic conversion); per ordered pair."
     o, r = _check_orders_rdp(orders, rdp)
     delta = check_probability('delta', delta)
     with np.errstate(invalid='ignore', over='ignore'):
@@ -89,7 +89,7 @@ def rdp_to_delta(orders, # Rényi orders, reals > 1
                  rdp, # RDP values >= 0 at those orders (`inf` allowed)
                  eps:float, # target ε >= 0
                 )->tuple: # (δ, best order)
-    "Smallest δ over the grid such that (α, ρ(α))-RDP implies (ε, δ)-DP (improved conversion, inverted)."
+    "Smallest δ over the grid such that (α, ρ(α))-RDP implies (ε, δ)-DP (improved conversion, inverted); per ordered pair."
     o, r = _check_orders_rdp(orders, rdp)
     eps = check_nonnegative('eps', eps)
     with np.errstate(invalid='ignore', over='ignore', divide='ignore'):
@@ -117,6 +117,13 @@ def _gdp_cancel_integral(a, b):
     val, _, *rest = integrate.quad(f, 0.0, T, epsabs=0.0, epsrel=2e-14, limit=200, full_output=1)
     return val
 
+def _logdiffexp_scalar(a, b):
+    "log(e^a - e^b) for floats b <= a: `core.logdiffexp` without the array overhead (this is the hot path)."
+    if b == -math.inf: return a
+    d = b - a
+    if d == 0: return -math.inf
+    return a + (math.log(-math.expm1(d)) if d > -math.log(2) else math.log1p(-math.exp(d)))
+
 def _log_mills(x):
     "log R(x) = log(Q(x)/φ(x)) for x > 0, via erfcx (no overflow; -inf only beyond x ~ 1e308)."
     r = float(special.erfcx(x/math.sqrt(2)))
@@ -133,7 +140,9 @@ def _gdp_log_delta(mu:float, eps:float)->float:
     # log(e^ε Q(b)) = log φ(a) + log R(b): exact identity, and no cancellation between ε and log Q(b)
     lphi = _log_phi(a) if abs(a) < 1e150 else -math.inf
     lb = lphi + _log_mills(b)
-    if lb <= la - math.log(2) or a < -5: return logdiffexp(la, min(lb, la))   # (a < -5 never cancels: ratio < 0.2)
+    # direct formula when its error, measured <= 3 ulp (|log Q(a)| + 1)/(1 - r) for r = e^ε Q(b)/Q(a), stays below 3e-13
+    r = math.exp(min(lb - la, 0.0))
+    if a < -5 or 4*_ULP*(abs(la) + 1) <= 3e-13*(1 - r): return _logdiffexp_scalar(la, min(lb, la))
     return math.log(mu) + lphi + math.log(_gdp_cancel_integral(a, b))
 
 def _mu_eps(mu, eps):
@@ -162,7 +171,7 @@ def gdp_log_delta(mu, # μ > 0 (scalar or array)
 def gdp_delta(mu, # μ > 0 (scalar or array)
               eps, # ε >= 0 (scalar or array)
              ): # δ(ε), rounded up
-    "δ(ε) = Φ(-ε/μ + μ/2) - e^ε Φ(-ε/μ - μ/2) of a μ-GDP mechanism (Dong, Roth and Su, Cor. 2.13)."
+    "δ(ε) = Φ(-ε/μ + μ/2) - e^ε Φ(-ε/μ - μ/2) of a μ-GDP mechanism (Dong, Roth and Su, Cor. 2.13); Gaussian noise σ, ℓ2-sensitivity Δ: μ = Δ/σ."
     return _gdp_map(_gdp_delta_up, mu, eps)
 
 # %% ../nbs/01_conversions.ipynb #81f6ad68
@@ -232,7 +241,7 @@ class UnsoundConversionWarning(UserWarning):
 def pure_dp_to_rdp(eps:float, # ε >= 0 of a pure ε-DP mechanism
                    orders, # Rényi orders, reals > 1
                   ): # RDP ρ(α) at each order
-    "Tight RDP of an ε-DP mechanism: D_α of randomized response, <= min(ε, αε²/2) (attained; see the notebook)."
+    "Tight RDP of a pure ε-DP mechanism (δ = 0): D_α of randomized response, <= min(ε, αε²/2), attained; both directions."
     eps = check_nonnegative('eps', eps)
     o = check_array('orders', orders, lo=1, lo_open=True)
     t = (o - 1)*eps
@@ -359,3 +368,32 @@ def optimal_composition_epsilon(eps:float, # per-mechanism ε >= 0
     g = lambda e: math.log(max(_kov_delta(eps, delta, k, e), 1e-320)) - math.log(dt)
     x = optimize.brentq(g, 0.0, k*eps, xtol=1e-300, rtol=4*_ULP, maxiter=500) if g(0.0) > 0 else 0.0
     return float(min(_certify_up(cert, x), _up(k*eps, 2)))
+
+# %% ../nbs/01_conversions.ipynb #7905e20b
+def composed_dp_tradeoff(eps:float, # per-mechanism ε >= 0
+                         delta:float, # per-mechanism δ in [0, 1]
+                         k:int, # number of compositions
+                         alpha, # type I error(s) in [0, 1]
+                        ): # f_{ε,δ}^{⊗k}(α)
+    "Exact trade-off function f_{ε,δ}^{⊗k} of the k-fold composition of (ε, δ)-DP (Dong, Roth and Su, Thm 3.2; KOV 2015)."
+    eps, delta = check_nonnegative('eps', eps), check_probability('delta', delta, closed=True)
+    k = check_int('k', k, lo=1)
+    a = check_array('alpha', alpha, lo=0, hi=1)
+    va, vb = _composed_vertices(eps, delta, k)
+    out = np.interp(a, va, vb)
+    return float(out) if np.ndim(alpha) == 0 else out
+
+def _composed_vertices(eps, delta, k):
+    "Vertices (α_j, β_j) of f_{ε,δ}^{⊗k}, from α = 0 to α = 1."
+    l = np.arange(k + 1, dtype=float)
+    lc = special.gammaln(k + 1) - special.gammaln(l + 1) - special.gammaln(k - l + 1)
+    lp, lq = -np.logaddexp(0.0, -eps), -np.logaddexp(0.0, eps)          # log p, log(1-p)
+    l1 = k*math.log1p(-delta) if delta < 1 else -math.inf
+    P = np.exp(l1 + lc + (k - l)*lp + l*lq)
+    Q = np.exp(l1 + lc + l*lp + (k - l)*lq)
+    mass_inf = -math.expm1(l1) if delta < 1 else 1.0                    # 1 - (1-δ)^k
+    Pm = np.concatenate([[mass_inf], P, [0.0]])                          # P-masses, by decreasing likelihood ratio
+    Qm = np.concatenate([[0.0], Q, [mass_inf]])
+    va = np.cumsum(Qm)                                                   # starts at α = 0: the "δ" group has Q = 0
+    vb = np.concatenate([np.cumsum(Pm[::-1])[::-1][1:], [0.0]])
+    return np.minimum(va/va[-1], 1.0), np.minimum(vb, 1.0)               # normalise away the last ulps of α

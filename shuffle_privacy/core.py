@@ -136,7 +136,7 @@ def log1mexp(x):
     x = np.asarray(x, dtype=float)
     if np.any(x > 0): raise ValueError('x must be <= 0 for log1mexp')
     with np.errstate(divide='ignore'):
-        out = np.where(x > -_LOG2, np.log(-np.expm1(np.minimum(x, -1e-300))), np.log1p(-np.exp(np.minimum(x, -_LOG2))))
+        out = np.where(x > -_LOG2, np.log(-np.expm1(np.minimum(x, -5e-324))), np.log1p(-np.exp(np.minimum(x, -_LOG2))))
     out = np.where(x == 0, -np.inf, out)
     return float(out) if out.ndim == 0 else out
 

@@ -15,7 +15,8 @@ from shuffle_privacy.conversions import (OrderGridWarning, UnsoundConversionWarn
                                          rdp_to_delta, gdp_delta, gdp_log_delta, gdp_epsilon, GDP_RTOL, gdp_compose,
                                          dp_tradeoff, gdp_tradeoff, pure_dp_to_rdp, paper001_dp_to_rdp,
                                          basic_composition, advanced_composition, heterogeneous_advanced_composition,
-                                         cjmp_composition, optimal_composition_delta, optimal_composition_epsilon)
+                                         cjmp_composition, optimal_composition_delta, optimal_composition_epsilon,
+                                         composed_dp_tradeoff)
 
 mp.mp.dps = 50
 DEFAULT_ORDERS = np.array(rdp_acc.DEFAULT_RDP_ORDERS, dtype=float)
@@ -310,7 +311,7 @@ def test_paper001_conversion_warns_and_is_falsified():
     assert v[0] < 0                                     # a negative "Renyi divergence"
     claimed = mironov_rdp_to_dp([20.0], [2*v[1]], 1e-5)[0]   # 2 epochs, back to (eps, delta) at the same delta
     # exact 2-fold composition of the canonical (1, 1e-5) mechanism, brute force in mpmath
-    assert float(brute_force_delta(1.0, 1e-5, 2, claimed)) > 1.9e-5
+    assert float(brute_force_delta(1.0, 1e-5, 2, claimed)) > 0.24     # claimed delta was 1e-5
 
 # ---------------------------------------------------------------- composition
 
@@ -416,6 +417,8 @@ def test_bad_inputs_rest():
         (lambda: optimal_composition_delta(-1.0, 0.0, 2, 1.0), 'eps'), (lambda: optimal_composition_delta(1.0, 1.5, 2, 1.0), 'delta'),
         (lambda: optimal_composition_epsilon(1.0, 0.0, 2, 1.0), 'delta_total'),
         (lambda: optimal_composition_epsilon(1.0, 0.0, -2, 0.5), 'k'),
+        (lambda: composed_dp_tradeoff(1.0, 0.0, 0, 0.5), 'k'), (lambda: composed_dp_tradeoff(1.0, 0.0, 2, 1.5), 'alpha'),
+        (lambda: composed_dp_tradeoff(-1.0, 0.0, 2, 0.5), 'eps'), (lambda: composed_dp_tradeoff(1.0, -0.1, 2, 0.5), 'delta'),
     ]
     for f, name in bad:
         with pytest.raises(ValueError, match=name): f()
@@ -425,3 +428,31 @@ def test_optimal_composition_approaches_gdp_clt():
     # (to first order in eps); an independent sanity check of both the KOV sum and gdp_epsilon
     k, eps, delta = 10_000, 0.01, 1e-5
     assert abs(optimal_composition_epsilon(eps, 0.0, k, delta) - gdp_epsilon(math.sqrt(k)*eps, delta)) < 5e-3
+
+@pytest.mark.parametrize('eps,delta,k', [(0.5, 0.0, 1), (0.5, 1e-3, 3), (1.0, 1e-6, 4), (0.2, 0.01, 5)])
+def test_composed_tradeoff_matches_brute_force(eps, delta, k):
+    # Neyman-Pearson on the enumerated 4^k outcomes of the canonical pair, in mpmath: vertices of the curve
+    with mp.workdps(40):
+        P, Q = canonical_pair(eps, delta)
+        outs = []
+        for out in itertools.product(range(4), repeat=k):
+            p = mp.fprod(P[i] for i in out); q = mp.fprod(Q[i] for i in out)
+            if p == 0 and q == 0: continue
+            outs.append((mp.inf if q == 0 else p/q, p, q))
+        outs.sort(key=lambda t: -t[0])
+        a = b = mp.mpf(0); verts = [(mp.mpf(0), mp.mpf(1))]
+        for lr, p, q in outs:
+            a += q; b += p; verts.append((a, 1 - b))
+    best = {}
+    for a, b in verts: best[a] = min(b, best.get(a, b))     # a trade-off function is an infimum
+    for a, b in best.items():
+        assert abs(composed_dp_tradeoff(eps, delta, k, float(a)) - float(b)) <= 1e-13
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(0, 3), st.floats(0, 0.2), st.integers(1, 60))
+def test_composed_tradeoff_properties(eps, delta, k):
+    al = np.linspace(0, 1, 257)
+    f = composed_dp_tradeoff(eps, delta, k, al)
+    assert np.all(np.diff(f) <= 1e-15) and np.all(f <= 1 - al + 1e-12) and np.all(f >= -1e-15)
+    assert np.all(composed_dp_tradeoff(eps, delta, k + 1, al) <= f + 1e-12)    # composition never helps
+    assert np.all(f >= dp_tradeoff(min(k*eps, 700), min(1.0, k*delta), al) - 1e-12)   # basic composition is valid
