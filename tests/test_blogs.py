@@ -181,3 +181,12 @@ def test_torch_generator_hook_on_model_parameters():
         clipped = g0 * min(1.0, 0.5 / float(g0.norm()))
         if g0.numel() % b == 0:
             assert torch.allclose(torch.sort(p.grad.reshape(-1)).values, torch.sort(clipped.reshape(-1)).values)
+
+def test_eq3_is_advanced_composition_and_valid():
+    "Eq. (3) equals Dwork-Rothblum-Vadhan advanced composition (conversions) and its delta is >= the exact KOV optimum."
+    from shuffle_privacy.blogs import blogs_compose
+    from shuffle_privacy.conversions import advanced_composition, optimal_composition_delta
+    for eps, T in [(0.01, 100), (0.2, 50), (1.0, 5)]:
+        e3 = blogs_compose(eps, T, 1e-5)
+        assert e3 == pytest.approx(advanced_composition(eps, 0.0, T, 1e-5)[0], rel=1e-12)
+        assert optimal_composition_delta(eps, 0.0, T, e3) <= 1e-5
