@@ -70,7 +70,7 @@ def _open(browser, url, **kw):
 def _wait_mathjax(page):
     "Wait until MathJax (if the page loads it) has finished its initial typesetting."
     if not page.locator('script[src*="mathjax"]').count(): return
-    page.wait_for_function('() => window.MathJax && window.MathJax.startup && window.MathJax.startup.promise', timeout=30_000)
+    page.wait_for_function('() => window.MathJax && window.MathJax.startup && window.MathJax.startup.promise', timeout=20_000)
     page.evaluate('async () => { await window.MathJax.startup.promise; }')
 
 def _sidebar_links(page):
@@ -86,24 +86,31 @@ def pages(server, browser):
     return list(dict.fromkeys(urls))
 
 def test_sidebar_lists_every_notebook(pages, server):
-    import re
     stems = sorted(p.stem for p in (ROOT/'nbs').glob('*.ipynb') if p.stem != 'index' and not p.name.startswith(('_', '.')))
     linked = {Path(urlparse(u).path).stem for u in pages}
     missing = [s for s in stems if s not in linked]
     assert not missing, f'notebooks missing from the sidebar: {missing}'
-    # and in numeric order within the sidebar's sections is nbs/sidebar.yml's business; the numbers must all appear
     assert len(pages) >= len(stems) + 1
 
 def test_sidebar_links_resolve(pages):
     for u in pages:
         with urllib.request.urlopen(u) as r: assert r.status == 200, u
 
+def _math_problems(page):
+    "Math nodes MathJax left untypeset, and MathJax's own error nodes."
+    raw = page.eval_on_selector_all('.math', 'els => els.filter(e => !e.querySelector("mjx-container")).length')
+    return raw, page.locator('mjx-merror').count()
+
 def test_pages_load_without_console_errors(pages, browser):
+    "Every sidebar page loads with no console error and no failed request; wherever there is math, it is typeset."
     problems = {}
     for u in pages:
         page, errors, failed = _open(browser, u)
         _wait_mathjax(page)
         page.wait_for_timeout(200)
+        raw, merr = _math_problems(page)
+        if raw: errors.append(f'{raw} math elements left untypeset')
+        if merr: errors.append(f'{merr} MathJax errors')
         if errors or failed: problems[u] = errors + failed
         page.close()
     assert not problems, f'console errors or failed requests: {problems}'
@@ -123,8 +130,7 @@ def test_math_is_typeset_on_theory_pages(server, browser):
         page, errors, _ = _open(browser, urljoin(server, name))
         _wait_mathjax(page)
         n = page.locator('mjx-container').count()
-        raw = page.eval_on_selector_all('.math', 'els => els.filter(e => !e.querySelector("mjx-container")).length')
-        merr = page.locator('mjx-merror').count()
+        raw, merr = _math_problems(page)
         page.close()
         assert n > 0, f'{name}: no MathJax output (mjx-container) on the page'
         assert raw == 0, f'{name}: {raw} math elements left untypeset'
