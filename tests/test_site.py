@@ -63,6 +63,9 @@ def _open(browser, url, **kw):
     page.on('console', lambda m: errors.append(f'{m.type}: {m.text}') if m.type == 'error' else None)
     page.on('pageerror', lambda e: errors.append(f'pageerror: {e}'))
     page.on('requestfailed', lambda r: failed.append(f'{r.url} ({r.failure})'))
+    # offline means offline: every request goes to the local server (or is a data:/blob: URL)
+    page.on('request', lambda r: failed.append(f'network request off the site: {r.url}')
+            if urlparse(r.url).scheme in ('http', 'https') and urlparse(r.url).hostname != '127.0.0.1' else None)
     resp = page.goto(url, wait_until='load')
     assert resp is not None and resp.status == 200, f'{url}: HTTP {resp and resp.status}'
     return page, errors, failed

@@ -92,7 +92,8 @@ def _execute_one(args):
         tags = nb.cells[i].metadata.setdefault('tags', [])
         if SKIP_TAG not in tags: tags.append(SKIP_TAG); added.append(i)
     client = NotebookClient(nb, kernel_name=KERNEL, timeout=timeout, allow_errors=False, record_timing=False,
-                            resources={'metadata': {'path': str(NBS)}})
+                            resources={'metadata': {'path': str(NBS)}},
+                            extra_arguments=['--IPKernelApp.log_level=ERROR'])   # no 'running over TCP' chatter
     err = None
     try: client.execute()
     except (CellExecutionError, CellTimeoutError, DeadKernelError) as e:
@@ -139,12 +140,32 @@ def copy_committed(nbs):
 # ---------------------------------------------------------------------------------------------------------------
 # 2. nbdev's documentation processors
 
+def _filters():
+    "nbdev's `FilterDefaults`, with one change: the show_doc cells of a cell defining several symbols come in source order."
+    from nbdev import processors as P
+    class add_show_docs_in_order(P.add_show_docs):
+        "nbdev's `add_show_docs`, inserting the docs of a multi-definition cell in source order (nbdev reverses them)"
+        def begin(self):
+            nb = self.nb
+            exports = P.L(cell for cell in nb.cells if P._want_doc(cell))
+            trees = P.L(nb.cells).map(P.NbCell.parsed_).concat()
+            shown_docs = {P._get_nm(t) for t in P._show_docs(trees)}
+            for cell in reversed(exports):
+                if P.cell_lang(cell) != 'python': raise ValueError(f"{cell.metadata.language} can't export:\n{cell.source}")
+                for nm in reversed(P._def_names(cell, shown_docs)):
+                    new_cell = P.mk_cell(f'show_doc({nm})')
+                    new_cell.has_sd = True
+                    nb.cells.insert(cell.idx_+1, new_cell)
+            nb.has_docs_ = shown_docs or exports
+    class Filters(P.FilterDefaults):
+        def base_procs(self): return [add_show_docs_in_order if p is P.add_show_docs else p for p in super().base_procs()]
+    return Filters
+
 def _process_one(args):
     src, dst = args
     os.chdir(ROOT)                               # nbdev's get_config() looks for pyproject.toml from the cwd
     import nbdev.serve_drv
-    from nbdev.processors import FilterDefaults
-    try: nbdev.serve_drv.main((Path(src), Path(dst), FilterDefaults))
+    try: nbdev.serve_drv.main((Path(src), Path(dst), _filters()))
     except Exception as e: return f'{Path(src).name}: {type(e).__name__}: {e}'
 
 def process_all(srcs, dst_dir:Path, workers:int):
@@ -538,7 +559,7 @@ def main(argv=None):
             r = subprocess.run([str(Path(sys.executable).parent/'nbdev-docs'), '--path', str(EXEC)], cwd=ROOT)
             if r.returncode: raise BuildError('nbdev-docs failed')
             log(f'Quarto site: open file://{ROOT/"_docs"/"index.html"}')
-        if not a.no_readme: build_readme()
+        if not a.no_readme: build_readme(); log(f'README: {time.time()-t:.1f}s'); t = time.time()
         if a.no_sphinx: return 0
         process_all(executed, PROC, a.workers)
         log(f'nbdev processors: {time.time()-t:.1f}s'); t = time.time()
