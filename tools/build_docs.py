@@ -296,8 +296,13 @@ def _clean_outputs(outs, state:dict):
             if view and view.get('model_id') in state:
                 res += _widget_outputs(view['model_id'], state); continue
             if not d: continue
+        if o.get('output_type') == 'stream': o['text'] = _carriage_returns(''.join(o.get('text', '')))
         res.append(o)
     return _merge_streams(res)
+
+def _carriage_returns(t:str)->str:
+    "What a terminal shows: on each line only the text after the last carriage return (text progress bars)."
+    return '\n'.join(line.rstrip('\r').rsplit('\r', 1)[-1] for line in t.split('\n'))
 
 def to_myst_nb(nb:dict, pages:dict, stem:str):
     "Turn one of nbdev's processed notebooks into one myst-nb renders faithfully and offline."
@@ -428,8 +433,11 @@ def write_sphinx_src(proc_dir:Path, stems):
         cells = [dict(cell_type='markdown', metadata={}, source=f'# {cfg.title}\n')]
         cells += [_toctree_cell(c, e) for c, e in sidebar_sections(stems)]
         write_json(SRC/'index.ipynb', _ids(dict(nbformat=4, nbformat_minor=5, metadata={}, cells=cells), 'index'))
-    for f in NBS.iterdir():      # images and data referenced from markdown cells
-        if f.suffix.lower() in ('.png', '.jpg', '.jpeg', '.gif', '.svg') and f.is_file(): shutil.copy2(f, SRC/f.name)
+    for f in NBS.rglob('*'):     # images referenced from markdown cells, with their relative paths
+        rel = f.relative_to(NBS)
+        if f.is_file() and f.suffix.lower() in ('.png', '.jpg', '.jpeg', '.gif', '.svg', '.webp') \
+           and not any(q.startswith(('.', '_')) for q in rel.parts[:-1]):
+            (SRC/rel).parent.mkdir(parents=True, exist_ok=True); shutil.copy2(f, SRC/rel)
     author = cfg.get('author') or 'shuffle_privacy developers'
     (SRC/'conf.py').write_text(CONF.format(title=str(cfg.title), author=str(author)))
     (SRC/'_static'/'extra.css').write_text(EXTRA_CSS)
