@@ -22,8 +22,6 @@ CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
 ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
         '--disable-background-networking', '--disable-component-update', '--disable-sync',
         '--disable-dev-shm-usage']
-# pages whose notebooks carry LaTeX: MathJax must have typeset them
-THEORY_PAGES = ['00_core.html']
 
 def _require():
     if (SITE/'index.html').exists(): return
@@ -104,40 +102,52 @@ def _math_problems(page):
     raw = page.eval_on_selector_all('.math', 'els => els.filter(e => !e.querySelector("mjx-container")).length')
     return raw, page.locator('mjx-merror').count()
 
-def test_pages_load_without_console_errors(pages, browser):
-    "Every sidebar page loads with no console error and no failed request; wherever there is math, it is typeset."
-    problems = {}
+@pytest.fixture(scope='module')
+def reports(pages, browser):
+    "Visit every sidebar page once: console errors and failed or off-site requests, untypeset math, broken images."
+    res = {}
     for u in pages:
         page, errors, failed = _open(browser, u)
         _wait_mathjax(page)
-        page.wait_for_timeout(200)
+        page.wait_for_load_state('networkidle')
         raw, merr = _math_problems(page)
         if raw: errors.append(f'{raw} math elements left untypeset')
         if merr: errors.append(f'{merr} MathJax errors')
-        if errors or failed: problems[u] = errors + failed
+        imgs = page.eval_on_selector_all('img', 'els => els.filter(e => !(e.complete && e.naturalWidth > 0)).map(e => e.src)')
+        n_img = page.locator('img').count()
+        res[u] = dict(errors=errors + failed, broken_images=imgs, n_images=n_img, n_math=page.locator('mjx-container').count())
         page.close()
+    return res
+
+def test_pages_load_without_console_errors(reports):
+    "Every sidebar page loads with no console error and no failed request; wherever there is math, it is typeset."
+    problems = {u: r['errors'] for u, r in reports.items() if r['errors']}
     assert not problems, f'console errors or failed requests: {problems}'
 
-def test_images_load(pages, browser):
-    broken = {}
-    for u in pages:
-        page, _, _ = _open(browser, u)
-        page.wait_for_load_state('networkidle')
-        bad = page.eval_on_selector_all('img', 'els => els.filter(e => !(e.complete && e.naturalWidth > 0)).map(e => e.src)')
-        if bad: broken[u] = bad
-        page.close()
+def test_images_load(reports):
+    broken = {u: r['broken_images'] for u, r in reports.items() if r['broken_images']}
     assert not broken, f'images that did not load: {broken}'
+    assert sum(r['n_images'] for r in reports.values()) > 0, 'no figure anywhere on the site'
 
-def test_math_is_typeset_on_theory_pages(server, browser):
-    for name in THEORY_PAGES:
-        page, errors, _ = _open(browser, urljoin(server, name))
-        _wait_mathjax(page)
-        n = page.locator('mjx-container').count()
-        raw, merr = _math_problems(page)
-        page.close()
-        assert n > 0, f'{name}: no MathJax output (mjx-container) on the page'
-        assert raw == 0, f'{name}: {raw} math elements left untypeset'
-        assert merr == 0, f'{name}: {merr} MathJax errors'
+def _theory_stems():
+    "Notebooks whose markdown has LaTeX (`$...$`): their pages must show typeset math."
+    import json
+    res = []
+    for p in sorted((ROOT/'nbs').glob('*.ipynb')):
+        if p.name.startswith(('_', '.')): continue
+        cells = json.loads(p.read_text(encoding='utf-8'))['cells']
+        if any(c['cell_type'] == 'markdown' and '$' in ''.join(c['source']) for c in cells): res.append(p.stem)
+    return res
+
+def test_math_is_typeset_on_theory_pages(reports):
+    theory = _theory_stems()
+    assert 'index' in theory and '00_core' in theory     # both carry LaTeX
+    by_stem = {}
+    for u, r in reports.items():
+        stem = Path(urlparse(u).path).stem or 'index'
+        by_stem[stem] = max(by_stem.get(stem, 0), r['n_math'])
+    missing = [s for s in theory if by_stem.get(s, 0) == 0]
+    assert not missing, f'pages with LaTeX in their notebook but no MathJax output (mjx-container): {missing}'
 
 def test_api_docs_present(server, browser):
     "show_doc output: a signature block and the docstring for an exported function."

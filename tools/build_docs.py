@@ -157,14 +157,29 @@ def _filters():
                     new_cell.has_sd = True
                     nb.cells.insert(cell.idx_+1, new_cell)
             nb.has_docs_ = shown_docs or exports
+    class exec_show_docs_tolerant(P.exec_show_docs):
+        """nbdev's `exec_show_docs` re-runs only the import, export and show_doc cells in a fresh shell; a cell that mixes
+        imports with code using earlier cells then fails (nbdev warns about such cells). The outputs were already computed
+        by the real execution, so only a failing show_doc cell is fatal here; the others are reported."""
+        def __call__(self, cell):
+            try: return super().__call__(cell)
+            except Exception as e:
+                if P._is_showdoc(cell): raise
+                self.k.exc = None          # else the next cell, even one not re-run, re-raises it
+                name = Path(str(self.nb.get('path_', '?'))).name
+                print(f'  warning: {name} cell {cell.idx_}: re-running it for show_doc failed ({type(e.__cause__ or e).__name__}: '
+                      f'{e.__cause__ or e}); put its imports in a cell of their own (nbdev-docs with Quarto would stop here)', flush=True)
+    swap = {P.add_show_docs: add_show_docs_in_order, P.exec_show_docs: exec_show_docs_tolerant}
     class Filters(P.FilterDefaults):
-        def base_procs(self): return [add_show_docs_in_order if p is P.add_show_docs else p for p in super().base_procs()]
+        def base_procs(self): return [swap.get(p, p) for p in super().base_procs()]
     return Filters
 
 def _process_one(args):
     src, dst = args
     os.chdir(ROOT)                               # nbdev's get_config() looks for pyproject.toml from the cwd
-    import nbdev.serve_drv
+    import nbdev.serve_drv, warnings
+    # nbdev warns (with the whole cell) about cells mixing imports and code; the ones that actually fail are reported
+    warnings.filterwarnings('ignore', message='Found cells containing imports and other code')
     try: nbdev.serve_drv.main((Path(src), Path(dst), _filters()))
     except Exception as e: return f'{Path(src).name}: {type(e).__name__}: {e}'
 
