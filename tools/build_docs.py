@@ -9,7 +9,8 @@ Steps:
    Any error stops the build with the notebook and the cell named.
 2. **Process** the executed notebooks with nbdev's own documentation processors (`FilterDefaults`: show_doc cells
    for exported symbols, hidden and exported cells removed, directives stripped, frontmatter, links) into
-   `_build/processed/`.
+   `_build/processed/`. Two changes: the docs of a cell defining several symbols come in source order, and a cell
+   that cannot be re-run on its own for show_doc (imports mixed with code) is reported instead of stopping the build.
 3. **Render**:
    - with Quarto on PATH, nbdev's standard path, `nbdev-docs`, renders `_docs/`;
    - always (unless `--no-sphinx`), an offline Sphinx + myst-nb + furo site in `_build/site/`: the sidebar is grouped
