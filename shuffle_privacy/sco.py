@@ -4,18 +4,18 @@
 
 # %% auto #0
 __all__ = ['project_ball', 'clip_rows', 'Loss', 'LogisticLoss', 'SquaredLoss', 'HingeLoss', 'AbsoluteLoss', 'Regularized',
-           'MoreauEnvelope', 'Problem', 'make_problem', 'SCOResult', 'psgd_batch', 'psgd', 'pagd_batch', 'pagd',
-           'smoothing_beta', 'smoothed_pagd', 'phased', 'pgd_rounds', 'pgd_round_budget', 'pgd_privacy', 'pgd',
-           'pan_private_acsa']
+           'MoreauEnvelope', 'Problem', 'make_problem', 'make_ridge_problem', 'SCOResult', 'psgd_batch', 'psgd',
+           'pagd_batch', 'pagd', 'smoothing_beta', 'smoothed_pagd', 'phased', 'pgd_rounds', 'pgd_round_budget',
+           'pgd_privacy', 'pgd', 'pan_private_acsa']
 
-# %% ../nbs/32_shuffle_sco.ipynb #f09c8b0e
+# %% ../nbs/32_shuffle_sco.ipynb #2476c19a
 import math
 from dataclasses import dataclass, field
 import numpy as np
 from .core import check_int, check_real, check_positive, check_array
 from .summation import pvec_sum, pvec_params, pvec_variance, _check_eps_delta
 
-# %% ../nbs/32_shuffle_sco.ipynb #716f1a89
+# %% ../nbs/32_shuffle_sco.ipynb #6e78d7cc
 def project_ball(theta, # point(s) in R^d (last axis)
                  R:float, # radius of the ball centred at 0
                 ):
@@ -37,7 +37,7 @@ class Loss:
     def grad(self, theta, X, y): raise NotImplementedError
     def prox(self, V, X, y, t): raise NotImplementedError(f'{type(self).__name__} has no prox oracle')
 
-# %% ../nbs/32_shuffle_sco.ipynb #f1122e2e
+# %% ../nbs/32_shuffle_sco.ipynb #30d40bc5
 def _sigmoid(z): return np.exp(-np.logaddexp(0.0, -z))
 
 class LogisticLoss(Loss):
@@ -89,7 +89,7 @@ class Regularized(Loss):
         s = 1 + t*self.lam
         return self.base.prox(np.asarray(V)/s, X, y, t/s)
 
-# %% ../nbs/32_shuffle_sco.ipynb #38491e82
+# %% ../nbs/32_shuffle_sco.ipynb #89e23731
 class MoreauEnvelope(Loss):
     "beta-Moreau envelope of a loss with a prox oracle: value f(p) + beta/2 ||theta - p||^2 and gradient beta (theta - p), p = prox_{f/beta}(theta)."
     def __init__(self, base:Loss, beta:float):
@@ -110,7 +110,7 @@ class MoreauEnvelope(Loss):
         return np.array([self.base.value(P[i], X[i:i+1], y[i:i+1])[0] for i in range(len(X))])
     def grad(self, theta, X, y): return self.beta*(theta - self._p(theta, X, y))
 
-# %% ../nbs/32_shuffle_sco.ipynb #893e3a83
+# %% ../nbs/32_shuffle_sco.ipynb #c09b91da
 def _sphere(rng, n, d):
     X = rng.normal(size=(n, d)); return X/np.linalg.norm(X, axis=1)[:, None]
 
@@ -170,7 +170,18 @@ def make_problem(kind:str, # 'least_squares', 'logistic', 'absolute' or 'hinge'
         return Problem(kind, d, HingeLoss(R), ts, sample, excess)
     raise ValueError(f"kind must be 'least_squares', 'logistic', 'absolute' or 'hinge'; got {kind!r}")
 
-# %% ../nbs/32_shuffle_sco.ipynb #4218f450
+def make_ridge_problem(kind:str, lam:float, **kw)->Problem:
+    "Problem with loss ell + lam ||theta||^2/2 (lam-strongly convex); optimum found numerically from the exact excess."
+    from scipy import optimize
+    base = make_problem(kind, **kw); lam = check_positive('lam', lam)
+    F = lambda th: base.excess(th) + 0.5*lam*float(th @ th)
+    r = optimize.minimize(F, base.theta_star/(1 + lam), method='Nelder-Mead',
+                          options=dict(xatol=1e-10, fatol=1e-14, maxiter=20000))
+    ts = r.x; Fmin = F(ts)
+    if np.linalg.norm(ts) > base.loss.R: raise ValueError('the ridge optimum left the ball; increase R')
+    return Problem(f'{kind}+ridge', base.d, Regularized(base.loss, lam), ts, base.sample, lambda th: F(th) - Fmin)
+
+# %% ../nbs/32_shuffle_sco.ipynb #1e7668e3
 @dataclass
 class SCOResult:
     "Output of a protocol: the parameter estimate and what was used."
@@ -225,7 +236,7 @@ def psgd(loss:Loss, # loss with L and R
         th = project_ball(th - eta*_private_mean_grad(loss, th, X[sl], y[sl], eps, delta, rng), R)
     return SCOResult(acc/T, T, b, _bits(b, d, eps, delta, L), dict(eta=eta, LG=LG))
 
-# %% ../nbs/32_shuffle_sco.ipynb #e968710c
+# %% ../nbs/32_shuffle_sco.ipynb #2ca27c7f
 def _check_common(loss, X, eps, delta):
     X = check_array('X', X, ndim=2); eps, delta = _check_eps_delta(eps, delta)
     return X, X.shape[0], X.shape[1], eps, delta
@@ -235,9 +246,9 @@ def pagd_batch(n:int, d:int, V:float, beta:float, D:float)->int:
     b = n**0.6*V**0.2/(beta*D)**0.4
     return int(min(n, max(1, math.ceil(b))))
 
-def _acsa(grad_fn, n_rounds, d, R, sigma, beta, theta0, c_beta=4.0):
+def _acsa(grad_fn, n_rounds, d, R, sigma, beta, theta0, c_beta=4.0, D=None):
     "AC-SA iterations with alpha_t = 2/(t+2), L_t = ((T+2)^{3/2} sigma/D + c beta)/(t+1); grad_fn(t, theta_md) -> noisy gradient."
-    D = 2*R; T = n_rounds
+    D = 2*R if D is None else D; T = n_rounds
     th = np.zeros(d) if theta0 is None else project_ball(np.asarray(theta0, float), R)
     ag = th.copy()
     K = (T + 2)**1.5*sigma/D + c_beta*beta
@@ -253,21 +264,23 @@ def pagd(loss:Loss, # smooth loss (finite beta), with L and R
          b:int|None=None, # batch size; default Theorem 4.3's
          theta0=None,
          c_beta:float=4.0, # constant on beta in L_t (see text)
+         D:float|None=None, # distance scale in b and L_t; default the diameter 2R
         )->SCOResult:
     "PAGD (Alg 4): sequentially interactive shuffle-private AC-SA; (eps, delta)-shuffle private (each user in one batch)."
     X, n, d, eps, delta = _check_common(loss, X, eps, delta)
     if not math.isfinite(loss.beta): raise ValueError('pagd needs a smooth loss (finite beta); wrap it in MoreauEnvelope')
-    R, L = loss.R, loss.L; D = 2*R
+    R, L = loss.R, loss.L; D = 2*R if D is None else check_positive('D', D)
     b = pagd_batch(n, d, _V(d, eps, delta, L), loss.beta, D) if b is None else check_int('b', b, lo=1, hi=n)
     T = n//b
     sigma = math.sqrt(L*L/b + _pvec_noise_var(b, d, eps, delta, L)/b**2)
     def gfn(t, md):
         sl = slice((t - 1)*b, t*b)
         return _private_mean_grad(loss, md, X[sl], y[sl], eps, delta, rng)
-    th = _acsa(gfn, T, d, R, sigma, loss.beta, theta0, c_beta)
-    return SCOResult(th, T, b, _bits(b, d, eps, delta, L), dict(sigma=sigma))
+    th = _acsa(gfn, T, d, R, sigma, loss.beta, theta0, c_beta, D)
+    bound = loss.beta*D*D/T**2 + D*sigma/math.sqrt(T)   # Lemma 4.4's bound with constants 1
+    return SCOResult(th, T, b, _bits(b, d, eps, delta, L), dict(sigma=sigma, bound=bound))
 
-# %% ../nbs/32_shuffle_sco.ipynb #9b0fce32
+# %% ../nbs/32_shuffle_sco.ipynb #4ad67f58
 def smoothing_beta(n:int, V:float, L:float, D:float)->float:
     "Theorem 4.7's smoothing L^{5/3} n^{2/3} / (D V^{1/3}) (= eps^{2/3} n^{2/3} L / (d^{1/3} D log^{2/3}(d/delta)) for the O-form V)."
     return L**(5/3)*n**(2/3)/(D*V**(1/3))
@@ -275,24 +288,21 @@ def smoothing_beta(n:int, V:float, L:float, D:float)->float:
 def smoothed_pagd(loss:Loss, # non-smooth loss with a prox oracle
                   X, y, eps:float, delta:float, rng:np.random.Generator,
                   beta:float|None=None, # smoothing parameter; default Theorem 4.7's
-                  theta0=None)->SCOResult:
+                  theta0=None,
+                  D:float|None=None, # distance scale; default the diameter 2R
+                 )->SCOResult:
     "Theorem 4.7: PAGD on the Moreau envelope of a non-smooth loss; (eps, delta)-shuffle private."
     X, n, d, eps, delta = _check_common(loss, X, eps, delta)
-    beta = smoothing_beta(n, _V(d, eps, delta, loss.L), loss.L, 2*loss.R) if beta is None else check_positive('beta', beta)
-    r = pagd(MoreauEnvelope(loss, beta), X, y, eps, delta, rng, theta0=theta0)
-    r.info['beta'] = beta
+    D = 2*loss.R if D is None else check_positive('D', D)
+    beta = smoothing_beta(n, _V(d, eps, delta, loss.L), loss.L, D) if beta is None else check_positive('beta', beta)
+    r = pagd(MoreauEnvelope(loss, beta), X, y, eps, delta, rng, theta0=theta0, D=D)
+    r.info['beta'] = beta; r.info['bound'] += loss.L**2/(2*beta)
     return r
 
-# %% ../nbs/32_shuffle_sco.ipynb #c9cc0596
+# %% ../nbs/32_shuffle_sco.ipynb #5a2a5bbb
 def _phase_count(n): return max(1, math.ceil(math.log(max(math.log(max(n, 3)), 1.0))))
 
-def _with_radius(loss, Ri):
-    "Same loss, step-size radius Ri (the domain stays the ball of radius R)."
-    import copy
-    l2 = copy.copy(loss); l2._Ri = Ri
-    return l2
-
-def phased(loss:Loss, # loss with lam > 0 (e.g. Regularized) or with a strong convexity `lam_override`
+def phased(loss:Loss, # loss; lam > 0 (e.g. Regularized) or pass `lam`
            X, y, eps:float, delta:float, rng:np.random.Generator,
            lam:float|None=None, # strong convexity; default loss.lam
            inner:str='auto', # 'pagd', 'smoothed_pagd', 'pgd' or 'auto' (by smoothness)
@@ -305,14 +315,15 @@ def phased(loss:Loss, # loss with lam > 0 (e.g. Regularized) or with a strong co
     k = _phase_count(n) if k is None else check_int('k', k, lo=1, hi=n)
     if inner == 'auto': inner = 'pagd' if math.isfinite(loss.beta) else 'smoothed_pagd'
     fn = {'pagd': pagd, 'smoothed_pagd': smoothed_pagd, 'pgd': pgd}[inner]
-    m = n//k; th = None; T = bits = 0; Ds = []
+    m = n//k; th = None; T = bits = 0; Ds = [2*loss.R]
     for i in range(k):
         sl = slice(i*m, (i + 1)*m)
-        r = fn(loss, X[sl], y[sl], eps, delta, rng, theta0=th, **inner_kw)
+        r = fn(loss, X[sl], y[sl], eps, delta, rng, theta0=th, D=Ds[-1], **inner_kw)
         th = r.theta; T += r.T; bits = max(bits, r.bits_per_user)
-    return SCOResult(th, T, m, bits, dict(phases=k))
+        Ds.append(min(2*loss.R, math.sqrt(2*r.info['bound']/lam)))  # D_{i+1}^2 = 2 E_i / lam
+    return SCOResult(th, T, m, bits, dict(phases=k, D=Ds))
 
-# %% ../nbs/32_shuffle_sco.ipynb #4b26e3e2
+# %% ../nbs/32_shuffle_sco.ipynb #06e993de
 def pgd_rounds(n:int, d:int, eps:float, delta:float, L:float=1.0, exact_constants:bool=True)->int:
     "Lemma B.6's rounds min(n, eps^2 n^2/(d log^2(nd/delta))); exact-constant form min(n, n^2 L^2 / v1), v1 = PVEC variance at T = 1."
     if not exact_constants: return int(max(1, min(n, math.floor(eps**2*n**2/(d*math.log(n*d/delta)**2)))))
@@ -334,10 +345,11 @@ def pgd(loss:Loss, X, y, eps:float, delta:float, rng:np.random.Generator,
         eta:float|None=None, # step; default D/(L sqrt T)
         theta0=None,
         smooth_beta:float|None=None, # for non-smooth losses: Moreau parameter; default Theorem 4.9's
+        D:float|None=None, # distance scale in eta and beta; default the diameter 2R
        )->SCOResult:
     "PGD (Alg 5): fully interactive shuffle-private gradient descent over all n users each round; advanced composition across rounds."
     X, n, d, eps, delta = _check_common(loss, X, eps, delta)
-    D = 2*loss.R
+    D = 2*loss.R if D is None else check_positive('D', D)
     info = {}
     if not math.isfinite(loss.beta):
         e1, d1 = pgd_round_budget(eps, delta, 1)
@@ -352,10 +364,13 @@ def pgd(loss:Loss, X, y, eps:float, delta:float, rng:np.random.Generator,
     for t in range(T):
         acc += th
         th = project_ball(th - eta*_private_mean_grad(loss, th, X, y, e0, d0, rng), loss.R)
-    info.update(eps0=e0, delta0=d0, eta=eta)
+    LG2 = loss.L**2 + pvec_variance(pvec_params(n, d, e0, d0, loss.L))/n**2
+    # Lemma B.4 + Lemma B.5 (constants 1): D^2/(2 eta T) + eta L_G^2/2 + L^2 T eta/n, plus L^2/(2 beta) if smoothed
+    bound = D*D/(2*eta*T) + eta*LG2/2 + loss.L**2*T*eta/n + (loss.L**2/(2*info['beta']) if 'beta' in info else 0.0)
+    info.update(eps0=e0, delta0=d0, eta=eta, bound=bound)
     return SCOResult(acc/T, T, n, T*_bits(n, d, e0, d0, loss.L), info)
 
-# %% ../nbs/32_shuffle_sco.ipynb #f4bf5adf
+# %% ../nbs/32_shuffle_sco.ipynb #3a229536
 def pan_private_acsa(loss:Loss, X, y,
                      eps:float, # 0 < eps < 1 (Gaussian mechanism of Lemma C.5)
                      delta:float, # 0 < delta < 1

@@ -158,3 +158,22 @@ def test_bad_inputs():
     with pytest.raises(ValueError, match='kind must be'): make_problem('svm')
     with pytest.raises(ValueError, match='R must be in'): LogisticLoss(-1.0)
     with pytest.raises(ValueError, match='X must have 2 dimension'): psgd(P.loss, X[0], y, 1.0, 1e-3, rng)
+
+def test_ridge_problem_closed_form():
+    "Least squares + ridge: theta_lam = theta*/(1 + d lam) since Sigma = I/d; the excess is (theta - theta_lam)^T (Sigma + lam I)(theta - theta_lam)/2."
+    from shuffle_privacy.sco import make_ridge_problem
+    d, lam = 3, 0.5
+    P = make_problem('least_squares', d=d); Pr = make_ridge_problem('least_squares', lam, d=d)
+    tl = P.theta_star/(1 + d*lam)
+    assert np.allclose(Pr.theta_star, tl, atol=1e-6)
+    th = np.array([0.1, -0.3, 0.2])
+    assert Pr.excess(th) == pytest.approx(0.5*(1/d + lam)*np.sum((th - tl)**2), rel=1e-6, abs=1e-10)
+
+def test_phased_radius_schedule_shrinks(ls):
+    P, X, y = ls
+    r = phased(P.loss, X, y, 15.0, 1e-3, np.random.default_rng(12), lam=1/3)
+    Ds = r.info['D']
+    assert Ds[0] == 2.0 and all(b_ <= a for a, b_ in zip(Ds, Ds[1:])) and Ds[-1] < 1.0
+    rp = phased(P.loss, X[:40_000], y[:40_000], 15.0, 1e-3, np.random.default_rng(13), lam=1/3, inner='pgd')
+    assert len(rp.info['D']) == rp.info['phases'] + 1
+    assert np.all(np.isfinite(rp.theta)) and np.linalg.norm(rp.theta) <= 1.0 + 1e-12
