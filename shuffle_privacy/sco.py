@@ -8,14 +8,14 @@ __all__ = ['project_ball', 'clip_rows', 'Loss', 'LogisticLoss', 'SquaredLoss', '
            'pagd_batch', 'pagd', 'smoothing_beta', 'smoothed_pagd', 'phased', 'pgd_rounds', 'pgd_round_budget',
            'pgd_privacy', 'pgd', 'pan_private_acsa']
 
-# %% ../nbs/32_shuffle_sco.ipynb #2476c19a
+# %% ../nbs/32_shuffle_sco.ipynb #995287be
 import math
 from dataclasses import dataclass, field
 import numpy as np
 from .core import check_int, check_real, check_positive, check_array
 from .summation import pvec_sum, pvec_params, pvec_variance, _check_eps_delta
 
-# %% ../nbs/32_shuffle_sco.ipynb #6e78d7cc
+# %% ../nbs/32_shuffle_sco.ipynb #c27388de
 def project_ball(theta, # point(s) in R^d (last axis)
                  R:float, # radius of the ball centred at 0
                 ):
@@ -34,10 +34,13 @@ class Loss:
     smooth = True
     lam = 0.0  # strong convexity
     def value(self, theta, X, y): raise NotImplementedError
+    def value_rows(self, P, X, y):
+        "Row i: the loss of sample i at its own parameter P[i]."
+        return np.array([self.value(P[i], X[i:i+1], y[i:i+1])[0] for i in range(len(X))])
     def grad(self, theta, X, y): raise NotImplementedError
     def prox(self, V, X, y, t): raise NotImplementedError(f'{type(self).__name__} has no prox oracle')
 
-# %% ../nbs/32_shuffle_sco.ipynb #30d40bc5
+# %% ../nbs/32_shuffle_sco.ipynb #c0adf1da
 def _sigmoid(z): return np.exp(-np.logaddexp(0.0, -z))
 
 class LogisticLoss(Loss):
@@ -58,6 +61,7 @@ class HingeLoss(Loss):
     smooth = False
     def __init__(self, R:float): self.R = check_positive('R', R); self.L = 1.0; self.beta = math.inf
     def value(self, theta, X, y): return np.maximum(0.0, 1 - y*(X @ theta))
+    def value_rows(self, P, X, y): return np.maximum(0.0, 1 - y*np.einsum('ij,ij->i', P, X))
     def grad(self, theta, X, y): return (-(y*(X @ theta) < 1).astype(float)*y)[:, None]*X
     def prox(self, V, X, y, t):
         "Row i: argmin_u t max(0, 1 - y_i u.x_i) + ||u - V_i||^2/2 = V_i + tau_i y_i x_i, tau = clip((1 - y v.x)/||x||^2, 0, t)."
@@ -70,6 +74,7 @@ class AbsoluteLoss(Loss):
     smooth = False
     def __init__(self, R:float): self.R = check_positive('R', R); self.L = 1.0; self.beta = math.inf
     def value(self, theta, X, y): return np.abs(X @ theta - y)
+    def value_rows(self, P, X, y): return np.abs(np.einsum('ij,ij->i', P, X) - y)
     def grad(self, theta, X, y): return np.sign(X @ theta - y)[:, None]*X
     def prox(self, V, X, y, t):
         "Row i: argmin_u t |u.x_i - y_i| + ||u - V_i||^2/2 = V_i - tau_i x_i, tau = clip((v.x - y)/||x||^2, -t, t)."
@@ -83,34 +88,27 @@ class Regularized(Loss):
         self.base = base; self.lam = check_positive('lam', lam); self.R = base.R
         self.L = base.L + self.lam*base.R; self.beta = base.beta + self.lam; self.smooth = base.smooth
     def value(self, theta, X, y): return self.base.value(theta, X, y) + 0.5*self.lam*float(theta @ theta)
+    def value_rows(self, P, X, y): return self.base.value_rows(P, X, y) + 0.5*self.lam*np.einsum('ij,ij->i', P, P)
     def grad(self, theta, X, y): return self.base.grad(theta, X, y) + self.lam*theta
     def prox(self, V, X, y, t):
         "prox of t(h + lam/2 ||.||^2) at v = prox of (t/(1 + t lam)) h at v/(1 + t lam)."
         s = 1 + t*self.lam
         return self.base.prox(np.asarray(V)/s, X, y, t/s)
 
-# %% ../nbs/32_shuffle_sco.ipynb #89e23731
+# %% ../nbs/32_shuffle_sco.ipynb #0dcee91c
 class MoreauEnvelope(Loss):
     "beta-Moreau envelope of a loss with a prox oracle: value f(p) + beta/2 ||theta - p||^2 and gradient beta (theta - p), p = prox_{f/beta}(theta)."
     def __init__(self, base:Loss, beta:float):
-        if base.smooth and not hasattr(base, 'prox'): raise ValueError('base loss needs a prox oracle')
+        if type(base).prox is Loss.prox and not isinstance(base, Regularized): raise ValueError('base loss needs a prox oracle')
         self.base = base; self.beta = check_positive('beta', beta); self.R = base.R; self.L = base.L
         self.lam = 0.0; self.smooth = True
     def _p(self, theta, X, y): return self.base.prox(np.broadcast_to(theta, X.shape), X, y, 1/self.beta)
     def value(self, theta, X, y):
-        P = self._p(theta, X, y)
-        # per-row base value at its own prox point
-        v = np.array([self.base.value(P[i], X[i:i+1], y[i:i+1])[0] for i in range(len(X))]) if isinstance(self.base, Regularized) \
-            else self._rowvalue(P, X, y)
-        return v + 0.5*self.beta*np.sum((P - theta)**2, axis=1)
-    def _rowvalue(self, P, X, y):
-        m = np.einsum('ij,ij->i', P, X)
-        if isinstance(self.base, HingeLoss): return np.maximum(0.0, 1 - y*m)
-        if isinstance(self.base, AbsoluteLoss): return np.abs(m - y)
-        return np.array([self.base.value(P[i], X[i:i+1], y[i:i+1])[0] for i in range(len(X))])
+        P = self._p(theta, X, y)   # each sample's own prox point
+        return self.base.value_rows(P, X, y) + 0.5*self.beta*np.sum((P - theta)**2, axis=1)
     def grad(self, theta, X, y): return self.beta*(theta - self._p(theta, X, y))
 
-# %% ../nbs/32_shuffle_sco.ipynb #c09b91da
+# %% ../nbs/32_shuffle_sco.ipynb #28ba6a15
 def _sphere(rng, n, d):
     X = rng.normal(size=(n, d)); return X/np.linalg.norm(X, axis=1)[:, None]
 
@@ -181,7 +179,7 @@ def make_ridge_problem(kind:str, lam:float, **kw)->Problem:
     if np.linalg.norm(ts) > base.loss.R: raise ValueError('the ridge optimum left the ball; increase R')
     return Problem(f'{kind}+ridge', base.d, Regularized(base.loss, lam), ts, base.sample, lambda th: F(th) - Fmin)
 
-# %% ../nbs/32_shuffle_sco.ipynb #1e7668e3
+# %% ../nbs/32_shuffle_sco.ipynb #f7182a0f
 @dataclass
 class SCOResult:
     "Output of a protocol: the parameter estimate and what was used."
@@ -236,7 +234,7 @@ def psgd(loss:Loss, # loss with L and R
         th = project_ball(th - eta*_private_mean_grad(loss, th, X[sl], y[sl], eps, delta, rng), R)
     return SCOResult(acc/T, T, b, _bits(b, d, eps, delta, L), dict(eta=eta, LG=LG))
 
-# %% ../nbs/32_shuffle_sco.ipynb #2ca27c7f
+# %% ../nbs/32_shuffle_sco.ipynb #9ff64d20
 def _check_common(loss, X, eps, delta):
     X = check_array('X', X, ndim=2); eps, delta = _check_eps_delta(eps, delta)
     return X, X.shape[0], X.shape[1], eps, delta
@@ -280,7 +278,7 @@ def pagd(loss:Loss, # smooth loss (finite beta), with L and R
     bound = loss.beta*D*D/T**2 + D*sigma/math.sqrt(T)   # Lemma 4.4's bound with constants 1
     return SCOResult(th, T, b, _bits(b, d, eps, delta, L), dict(sigma=sigma, bound=bound))
 
-# %% ../nbs/32_shuffle_sco.ipynb #4ad67f58
+# %% ../nbs/32_shuffle_sco.ipynb #d5ef6311
 def smoothing_beta(n:int, V:float, L:float, D:float)->float:
     "Theorem 4.7's smoothing L^{5/3} n^{2/3} / (D V^{1/3}) (= eps^{2/3} n^{2/3} L / (d^{1/3} D log^{2/3}(d/delta)) for the O-form V)."
     return L**(5/3)*n**(2/3)/(D*V**(1/3))
@@ -299,7 +297,7 @@ def smoothed_pagd(loss:Loss, # non-smooth loss with a prox oracle
     r.info['beta'] = beta; r.info['bound'] += loss.L**2/(2*beta)
     return r
 
-# %% ../nbs/32_shuffle_sco.ipynb #5a2a5bbb
+# %% ../nbs/32_shuffle_sco.ipynb #f5262bad
 def _phase_count(n): return max(1, math.ceil(math.log(max(math.log(max(n, 3)), 1.0))))
 
 def phased(loss:Loss, # loss; lam > 0 (e.g. Regularized) or pass `lam`
@@ -323,7 +321,7 @@ def phased(loss:Loss, # loss; lam > 0 (e.g. Regularized) or pass `lam`
         Ds.append(min(2*loss.R, math.sqrt(2*r.info['bound']/lam)))  # D_{i+1}^2 = 2 E_i / lam
     return SCOResult(th, T, m, bits, dict(phases=k, D=Ds))
 
-# %% ../nbs/32_shuffle_sco.ipynb #06e993de
+# %% ../nbs/32_shuffle_sco.ipynb #c106380a
 def pgd_rounds(n:int, d:int, eps:float, delta:float, L:float=1.0, exact_constants:bool=True)->int:
     "Lemma B.6's rounds min(n, eps^2 n^2/(d log^2(nd/delta))); exact-constant form min(n, n^2 L^2 / v1), v1 = PVEC variance at T = 1."
     if not exact_constants: return int(max(1, min(n, math.floor(eps**2*n**2/(d*math.log(n*d/delta)**2)))))
@@ -370,7 +368,7 @@ def pgd(loss:Loss, X, y, eps:float, delta:float, rng:np.random.Generator,
     info.update(eps0=e0, delta0=d0, eta=eta, bound=bound)
     return SCOResult(acc/T, T, n, T*_bits(n, d, e0, d0, loss.L), info)
 
-# %% ../nbs/32_shuffle_sco.ipynb #3a229536
+# %% ../nbs/32_shuffle_sco.ipynb #ffcbaba4
 def pan_private_acsa(loss:Loss, X, y,
                      eps:float, # 0 < eps < 1 (Gaussian mechanism of Lemma C.5)
                      delta:float, # 0 < delta < 1

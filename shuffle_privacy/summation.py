@@ -8,12 +8,12 @@ __all__ = ['p1d_params', 'p1d_epsilon', 'p1d_encode', 'p1d_randomizer', 'shuffle
            'PVECParams', 'pvec_params', 'pvec_variance', 'pvec_variance_bound', 'pvec_pair_epsilon', 'pvec_randomizer',
            'pvec_analyzer', 'pvec_sum', 'gaussian_sigma']
 
-# %% ../nbs/30_summation.ipynb #dd86aaf2
+# %% ../nbs/30_summation.ipynb #3acffa93
 import math
 import numpy as np
 from .core import check_int, check_real, check_positive, check_probability, check_array
 
-# %% ../nbs/30_summation.ipynb #575a6223
+# %% ../nbs/30_summation.ipynb #e175bd8b
 def _check_eps_delta(eps, delta, eps_max=15.0):
     "Validate Lemma 3.1's ranges 0 < eps <= eps_max and 0 < delta < 1/2."
     eps = check_real('eps', eps, lo=0, hi=eps_max, lo_open=True)
@@ -40,7 +40,7 @@ def p1d_params(n:int, # number of users, n >= 1
     p = 90*c/b
     return g, b, p
 
-# %% ../nbs/30_summation.ipynb #ffe40e88
+# %% ../nbs/30_summation.ipynb #b2bad21d
 def p1d_epsilon(eps:float, # the lemma's epsilon
                 g:int, # precision
                 Delta:float, # input bound: x in [0, Delta]
@@ -51,7 +51,7 @@ def p1d_epsilon(eps:float, # the lemma's epsilon
     dx = Delta if dx is None else check_real('dx', dx, lo=0, hi=Delta)
     return eps*(2/g + dx/Delta)
 
-# %% ../nbs/30_summation.ipynb #981fc579
+# %% ../nbs/30_summation.ipynb #d952fb2b
 def p1d_encode(x, # inputs in [0, Delta], any shape
                g:int, # precision
                Delta:float, # input bound
@@ -84,7 +84,7 @@ def p1d_analyzer(y, # the shuffled bits (or any array whose sum is the count of 
     "A_1D: (Delta/g) (sum(y) - p b n), an unbiased estimate of the sum of the inputs."
     return Delta/g*(float(np.sum(y, dtype=np.int64)) - p*b*n)
 
-# %% ../nbs/30_summation.ipynb #685bdbfd
+# %% ../nbs/30_summation.ipynb #6b9489e2
 def p1d_count(x, # inputs in [0, Delta]
               g:int, b:int, p:float, Delta:float,
               rng:np.random.Generator,
@@ -121,7 +121,7 @@ def p1d_variance(n:int, g:int, b:int, p:float, Delta:float,
         s = np.asarray(x, dtype=float)*(g/Delta); f = s - np.floor(s); r = float(np.sum(f*(1-f)))
     return (Delta/g)**2*(r + b*n*p*(1-p))
 
-# %% ../nbs/30_summation.ipynb #699addd5
+# %% ../nbs/30_summation.ipynb #d1236bf0
 def count_pmf(x, g:int, b:int, p:float, Delta:float)->np.ndarray:
     "Exact pmf of the analyzer's count (support 0..(g+b)n): convolution of the rounding Bernoullis and Bin(bn, p)."
     from scipy import stats as _st
@@ -151,7 +151,7 @@ def two_sample_chi2(a, b, min_expected:float=5.0)->float:
     from scipy import stats as _st
     return float(_st.chi2_contingency(np.vstack([ga, gb]))[1])
 
-# %% ../nbs/30_summation.ipynb #ef17b36a
+# %% ../nbs/30_summation.ipynb #74d34db6
 def p1d_robust_epsilon(eps:float, # the lemma's epsilon, 0 < eps <= 1
                        gamma:float, # fraction of honest users, in [1/3, 1]
                        g:int, # precision, g >= 3
@@ -171,7 +171,7 @@ def p1d_robust_sum(x, g:int, b:int, p:float, Delta:float, rng:np.random.Generato
     c = p1d_count(x[honest], g, b, p, Delta, rng)
     return Delta/g*(c - p*b*len(x)), c
 
-# %% ../nbs/30_summation.ipynb #e4596253
+# %% ../nbs/30_summation.ipynb #544a344c
 from typing import NamedTuple
 
 class PVECParams(NamedTuple):
@@ -203,7 +203,7 @@ def pvec_variance_bound(d:int, eps:float, delta:float, Delta2:float)->float:
     gamma = delta/(d + 1); eps_hat = eps/(18*math.sqrt(math.log(1/gamma)))
     return d*(2*Delta2)**2*(0.25 + 90*math.log(2/gamma)/eps_hat**2)
 
-# %% ../nbs/30_summation.ipynb #b4d7b61f
+# %% ../nbs/30_summation.ipynb #e3903095
 def pvec_pair_epsilon(x, x_prime, # two values of the changed user's row (norms <= Delta2)
                       prm:PVECParams,
                       sharp:bool=False, # use DRV's sqrt(2 log) form instead of the paper's 2 sqrt(log)
@@ -216,7 +216,7 @@ def pvec_pair_epsilon(x, x_prime, # two values of the changed user's row (norms 
     if sharp: return heterogeneous_advanced_composition(ej, dj, prm.gamma)
     return cjmp_composition(ej, dj, prm.gamma)
 
-# %% ../nbs/30_summation.ipynb #b3041b18
+# %% ../nbs/30_summation.ipynb #57e786f8
 def _check_rows(X, Delta2):
     X = check_array('X', X, ndim=2)
     nrm = np.sqrt(np.einsum('ij,ij->i', X, X))
@@ -271,7 +271,7 @@ def pvec_sum(X, # n x d array, one row per user, each row with l2 norm <= Delta2
         return pvec_analyzer(labels[perm], bits[perm], prm)
     raise ValueError(f"method must be 'fast' or 'messages'; got {method!r}")
 
-# %% ../nbs/30_summation.ipynb #88b6d27a
+# %% ../nbs/30_summation.ipynb #07d4bbe4
 def gaussian_sigma(eps:float, delta:float, sensitivity:float)->float:
     "Smallest sigma (to 1e-12 relative, rounded up) such that the Gaussian mechanism with l2 sensitivity s is (eps, delta)-DP (analytic condition)."
     from shuffle_privacy.core import norm_cdf

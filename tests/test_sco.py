@@ -177,3 +177,11 @@ def test_phased_radius_schedule_shrinks(ls):
     rp = phased(P.loss, X[:40_000], y[:40_000], 15.0, 1e-3, np.random.default_rng(13), lam=1/3, inner='pgd')
     assert len(rp.info['D']) == rp.info['phases'] + 1
     assert np.all(np.isfinite(rp.theta)) and np.linalg.norm(rp.theta) <= 1.0 + 1e-12
+
+def test_moreau_needs_prox_and_value_rows():
+    with pytest.raises(ValueError, match='prox oracle'): MoreauEnvelope(LogisticLoss(1.0), 2.0)
+    X, y, rng = _data(5, n=6)
+    P = rng.normal(size=(6, 3))
+    for loss in LOSSES:
+        ref = np.array([loss.value(P[i], X[i:i+1], y[i:i+1])[0] for i in range(6)])
+        assert np.allclose(loss.value_rows(P, X, y), ref, rtol=1e-13, atol=1e-15)

@@ -208,3 +208,14 @@ def test_gaussian_sigma_matches_exact_condition():
         s = gaussian_sigma(eps, delta, 2.0)
         f = lambda sig: mp.ncdf(2/(2*sig) - eps*sig/2) - mp.e**eps*mp.ncdf(-2/(2*sig) - eps*sig/2)
         assert f(mp.mpf(s)) <= delta*(1 + 1e-9) and f(mp.mpf(s)*(1 - 1e-6)) > delta
+
+def test_robust_sum_dropouts_expectation():
+    "With only honest users sending, E[estimate] = sum of honest x - (Delta/g) p b (#dropped)."
+    from shuffle_privacy.summation import p1d_robust_sum
+    rng = np.random.default_rng(21)
+    x = rng.random(60); g, b, p = p1d_params(60, 2.0, 1e-2)
+    honest = np.arange(60) < 40
+    est = np.array([p1d_robust_sum(x, g, b, p, 1.0, rng, honest)[0] for _ in range(4000)])
+    expect = x[honest].sum() - p*b*20/g
+    v = p1d_variance(40, g, b, p, 1.0, x[honest])
+    assert abs(est.mean() - expect) < 4.5*math.sqrt(v/4000)
