@@ -8,12 +8,12 @@ __all__ = ['p1d_params', 'p1d_epsilon', 'p1d_encode', 'p1d_randomizer', 'shuffle
            'PVECParams', 'pvec_params', 'pvec_variance', 'pvec_variance_bound', 'pvec_pair_epsilon', 'pvec_randomizer',
            'pvec_analyzer', 'pvec_sum', 'gaussian_sigma']
 
-# %% ../nbs/30_summation.ipynb #3acffa93
+# %% ../nbs/30_summation.ipynb #eddd5b4b
 import math
 import numpy as np
 from .core import check_int, check_real, check_positive, check_probability, check_array
 
-# %% ../nbs/30_summation.ipynb #e175bd8b
+# %% ../nbs/30_summation.ipynb #318fa0a6
 def _check_eps_delta(eps, delta, eps_max=15.0):
     "Validate Lemma 3.1's ranges 0 < eps <= eps_max and 0 < delta < 1/2."
     eps = check_real('eps', eps, lo=0, hi=eps_max, lo_open=True)
@@ -40,7 +40,7 @@ def p1d_params(n:int, # number of users, n >= 1
     p = 90*c/b
     return g, b, p
 
-# %% ../nbs/30_summation.ipynb #b2bad21d
+# %% ../nbs/30_summation.ipynb #3167c39d
 def p1d_epsilon(eps:float, # the lemma's epsilon
                 g:int, # precision
                 Delta:float, # input bound: x in [0, Delta]
@@ -51,13 +51,14 @@ def p1d_epsilon(eps:float, # the lemma's epsilon
     dx = Delta if dx is None else check_real('dx', dx, lo=0, hi=Delta)
     return eps*(2/g + dx/Delta)
 
-# %% ../nbs/30_summation.ipynb #d952fb2b
+# %% ../nbs/30_summation.ipynb #f11b4d2e
 def p1d_encode(x, # inputs in [0, Delta], any shape
                g:int, # precision
                Delta:float, # input bound
                rng:np.random.Generator, # randomness
               )->np.ndarray:
     "Fixed-point encoding with randomized rounding: floor(x g/Delta) + Ber(frac(x g/Delta)), an unbiased integer in [0, g]."
+    g = check_int('g', g, lo=1); Delta = check_positive('Delta', Delta)
     s = np.clip(np.asarray(x, dtype=float)*(g/Delta), 0.0, g)
     fl = np.floor(s)
     return (fl + (rng.random(s.shape) < s - fl)).astype(np.int64)
@@ -82,9 +83,11 @@ def p1d_analyzer(y, # the shuffled bits (or any array whose sum is the count of 
                  n:int, g:int, b:int, p:float, # number of users and P1D parameters
                  Delta:float)->float:
     "A_1D: (Delta/g) (sum(y) - p b n), an unbiased estimate of the sum of the inputs."
+    n = check_int('n', n, lo=1); g = check_int('g', g, lo=1); b = check_int('b', b, lo=1)
+    p = check_real('p', p, lo=0, hi=0.5, lo_open=True); Delta = check_positive('Delta', Delta)
     return Delta/g*(float(np.sum(y, dtype=np.int64)) - p*b*n)
 
-# %% ../nbs/30_summation.ipynb #6b9489e2
+# %% ../nbs/30_summation.ipynb #d4820952
 def p1d_count(x, # inputs in [0, Delta]
               g:int, b:int, p:float, Delta:float,
               rng:np.random.Generator,
@@ -116,16 +119,20 @@ def p1d_variance(n:int, g:int, b:int, p:float, Delta:float,
                  x=None, # the inputs; None gives the worst case over inputs
                 )->float:
     "Exact variance of P1D: (Delta/g)^2 (sum f_i(1-f_i) + b n p (1-p)), f_i the fractional parts; <= 1/4 each if x is None."
+    n = check_int('n', n, lo=1); g = check_int('g', g, lo=1); b = check_int('b', b, lo=1)
+    p = check_real('p', p, lo=0, hi=0.5, lo_open=True); Delta = check_positive('Delta', Delta)
     if x is None: r = n/4
     else:
         s = np.asarray(x, dtype=float)*(g/Delta); f = s - np.floor(s); r = float(np.sum(f*(1-f)))
     return (Delta/g)**2*(r + b*n*p*(1-p))
 
-# %% ../nbs/30_summation.ipynb #d1236bf0
+# %% ../nbs/30_summation.ipynb #b89c5f73
 def count_pmf(x, g:int, b:int, p:float, Delta:float)->np.ndarray:
     "Exact pmf of the analyzer's count (support 0..(g+b)n): convolution of the rounding Bernoullis and Bin(bn, p)."
     from scipy import stats as _st
-    s = np.asarray(x, dtype=float)*(g/Delta); fl = np.floor(s).astype(np.int64); f = s - fl
+    g = check_int('g', g, lo=1); b = check_int('b', b, lo=1); Delta = check_positive('Delta', Delta)
+    p = check_real('p', p, lo=0, hi=0.5, lo_open=True)
+    s = check_array('x', x, lo=0, hi=Delta, ndim=1)*(g/Delta); fl = np.floor(s).astype(np.int64); f = s - fl
     pmf = np.array([1.0])
     for fi in f: pmf = np.convolve(pmf, [1 - fi, fi])
     n = len(s)
@@ -137,7 +144,7 @@ def count_pmf(x, g:int, b:int, p:float, Delta:float)->np.ndarray:
 
 def two_sample_chi2(a, b, min_expected:float=5.0)->float:
     "p-value of a chi-square test that two integer samples come from the same distribution (sparse bins pooled)."
-    a = np.asarray(a, dtype=np.int64); b = np.asarray(b, dtype=np.int64)
+    a = check_array('a', a, ndim=1, integer=True).astype(np.int64); b = check_array('b', b, ndim=1, integer=True).astype(np.int64)
     lo = min(a.min(), b.min()); hi = max(a.max(), b.max())
     ca = np.bincount(a - lo, minlength=hi - lo + 1); cb = np.bincount(b - lo, minlength=hi - lo + 1)
     tot = ca + cb; edges, acc = [], 0
@@ -151,7 +158,7 @@ def two_sample_chi2(a, b, min_expected:float=5.0)->float:
     from scipy import stats as _st
     return float(_st.chi2_contingency(np.vstack([ga, gb]))[1])
 
-# %% ../nbs/30_summation.ipynb #74d34db6
+# %% ../nbs/30_summation.ipynb #1e64ae60
 def p1d_robust_epsilon(eps:float, # the lemma's epsilon, 0 < eps <= 1
                        gamma:float, # fraction of honest users, in [1/3, 1]
                        g:int, # precision, g >= 3
@@ -171,7 +178,7 @@ def p1d_robust_sum(x, g:int, b:int, p:float, Delta:float, rng:np.random.Generato
     c = p1d_count(x[honest], g, b, p, Delta, rng)
     return Delta/g*(c - p*b*len(x)), c
 
-# %% ../nbs/30_summation.ipynb #544a344c
+# %% ../nbs/30_summation.ipynb #a052766c
 from typing import NamedTuple
 
 class PVECParams(NamedTuple):
@@ -203,7 +210,7 @@ def pvec_variance_bound(d:int, eps:float, delta:float, Delta2:float)->float:
     gamma = delta/(d + 1); eps_hat = eps/(18*math.sqrt(math.log(1/gamma)))
     return d*(2*Delta2)**2*(0.25 + 90*math.log(2/gamma)/eps_hat**2)
 
-# %% ../nbs/30_summation.ipynb #e3903095
+# %% ../nbs/30_summation.ipynb #4171bc3b
 def pvec_pair_epsilon(x, x_prime, # two values of the changed user's row (norms <= Delta2)
                       prm:PVECParams,
                       sharp:bool=False, # use DRV's sqrt(2 log) form instead of the paper's 2 sqrt(log)
@@ -216,7 +223,7 @@ def pvec_pair_epsilon(x, x_prime, # two values of the changed user's row (norms 
     if sharp: return heterogeneous_advanced_composition(ej, dj, prm.gamma)
     return cjmp_composition(ej, dj, prm.gamma)
 
-# %% ../nbs/30_summation.ipynb #57e786f8
+# %% ../nbs/30_summation.ipynb #b1c6764e
 def _check_rows(X, Delta2):
     X = check_array('X', X, ndim=2)
     nrm = np.sqrt(np.einsum('ij,ij->i', X, X))
@@ -271,7 +278,7 @@ def pvec_sum(X, # n x d array, one row per user, each row with l2 norm <= Delta2
         return pvec_analyzer(labels[perm], bits[perm], prm)
     raise ValueError(f"method must be 'fast' or 'messages'; got {method!r}")
 
-# %% ../nbs/30_summation.ipynb #07d4bbe4
+# %% ../nbs/30_summation.ipynb #aa03ba24
 def gaussian_sigma(eps:float, delta:float, sensitivity:float)->float:
     "Smallest sigma (to 1e-12 relative, rounded up) such that the Gaussian mechanism with l2 sensitivity s is (eps, delta)-DP (analytic condition)."
     from shuffle_privacy.core import norm_cdf

@@ -219,3 +219,14 @@ def test_robust_sum_dropouts_expectation():
     expect = x[honest].sum() - p*b*20/g
     v = p1d_variance(40, g, b, p, 1.0, x[honest])
     assert abs(est.mean() - expect) < 4.5*math.sqrt(v/4000)
+
+def test_p1d_helpers_bad_input():
+    from shuffle_privacy.summation import p1d_analyzer, p1d_encode
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match='g must be an integer'): p1d_encode([0.5], 0, 1.0, rng)
+    with pytest.raises(ValueError, match='Delta must be in'): p1d_encode([0.5], 3, -1.0, rng)
+    with pytest.raises(ValueError, match='b must be an integer'): p1d_analyzer([1], 1, 2, 0, 0.3, 1.0)
+    with pytest.raises(ValueError, match='p must be in'): p1d_variance(3, 2, 3, 0.0, 1.0)
+    with pytest.raises(ValueError, match='x must lie in'): count_pmf([1.5], 2, 3, 0.3, 1.0)
+    with pytest.raises(ValueError, match='a must contain only integers'): two_sample_chi2([0.5, 1], [1, 2])
+    with pytest.raises(ValueError, match='p must be in'): p1d_sum([0.1], 2, 3, 0.6, 1.0, rng)
