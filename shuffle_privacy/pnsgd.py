@@ -199,9 +199,10 @@ def pnsgd(loss, # object with `grad(w, x, y)` for batches of chains, e.g. `Squar
     bar.close()
     return PNSGDResult(w=w, path=np.stack(path), steps=steps, order=order, noise=noise)
 
-# %% ../nbs/15_pnsgd.ipynb #f337e5ba
+# %% ../nbs/15_pnsgd.ipynb #f337e5bx
 from .iteration import lambertw_exp, contraction_factor, gaussian_sigma_schedule
 
+# %% ../nbs/15_pnsgd.ipynb #f337e5ba
 def online_gaussian_sigmas(n:int, # number of steps
                            *,
                            alpha:float, # decay exponent alpha > 1
@@ -221,9 +222,10 @@ def online_gaussian_sigmas(n:int, # number of steps
         logx = np.logaddexp(2 * alpha * logj - math.log(2 * math.pi * C1 * C1), math.log(C2) if C2 > 0 else -np.inf)
     return M * D / (2 * float(eta) * np.sqrt(np.atleast_1d(lambertw_exp(logx))))
 
-# %% ../nbs/15_pnsgd.ipynb #17e63257
+# %% ../nbs/15_pnsgd.ipynb #17e6325x
 from .iteration import gaussian_constants, laplace_constants, shuffled_delta, randomly_stopped_delta, entry_delta
 
+# %% ../nbs/15_pnsgd.ipynb #17e63257
 def pnsgd_delta(eps:float, # ε >= 0 at which to report δ
                 *,
                 n:int, # data set size (steps per epoch)
