@@ -1,0 +1,59 @@
+"Cross-checks of shuffle_privacy.blogs_repaired: RDP accounting against dp_accounting, exact GDP, calibration, the step itself, bad input."
+import math
+import numpy as np
+import pytest
+
+from shuffle_privacy.blogs_repaired import (DEFAULT_ORDERS, repaired_blogs_step, repaired_epsilon,
+                                            repaired_noise_multiplier, repaired_rdp)
+from shuffle_privacy.conversions import gdp_epsilon
+
+def test_rdp_formula():
+    np.testing.assert_allclose(repaired_rdp([2, 10.5], 2.0, 5), [5 * 2 / 8, 5 * 10.5 / 8], rtol=1e-15)
+
+@pytest.mark.parametrize('sigma,k', [(0.5, 1), (1.0, 5), (2.0, 100), (0.1, 5)])
+def test_epsilon_against_dp_accounting(sigma, k):
+    dpa = pytest.importorskip('dp_accounting')
+    from dp_accounting import rdp
+    orders = [1 + x for x in np.geomspace(1e-3, 1e3, 200)]
+    acc = rdp.RdpAccountant(orders)
+    acc.compose(dpa.GaussianDpEvent(sigma), k)
+    ref = acc.get_epsilon(1e-5)
+    ours = repaired_epsilon(sigma, k, 1e-5, orders=orders)
+    assert ours == pytest.approx(ref, rel=1e-6)
+
+@pytest.mark.parametrize('sigma,k', [(0.5, 1), (1.0, 5), (3.0, 50)])
+def test_epsilon_above_exact_gdp(sigma, k):
+    "k Gaussian steps are exactly mu-GDP with mu = sqrt(k)/sigma; RDP must not beat the exact value."
+    exact = gdp_epsilon(math.sqrt(k) / sigma, 1e-5)
+    assert exact <= repaired_epsilon(sigma, k, 1e-5) <= 1.2 * exact + 0.05
+
+@pytest.mark.parametrize('target', [0.5, 1.0, 10.0, 1000.0])
+def test_calibration(target):
+    s = repaired_noise_multiplier(target, 5, 1e-5)
+    assert repaired_epsilon(s, 5, 1e-5) <= target
+    assert repaired_epsilon(s * (1 - 1e-4), 5, 1e-5) > target * (1 - 1e-3)
+
+def test_step_clips_globally_and_adds_calibrated_noise():
+    rng = np.random.default_rng(0)
+    grads = [np.full((20, 5), 3.0), np.full(4, -3.0)]
+    outs = np.array([np.concatenate([o.ravel() for o in repaired_blogs_step(grads, [5, 4], 1.0, 0.25, rng)]) for _ in range(3000)])
+    # mean of each tensor's entries: clipped values (global norm 1), noise std 0.5
+    g = np.concatenate([x.ravel() for x in grads]); gc = g / np.linalg.norm(g)
+    np.testing.assert_allclose(outs.mean(0)[:100].mean(), gc[:100].mean(), atol=0.01)
+    np.testing.assert_allclose(outs[:, :100].std(), 0.5, rtol=0.03)
+    # tiny gradients are not scaled up
+    small = [np.full(4, 1e-3)]
+    m = np.mean([repaired_blogs_step(small, [2], 1.0, 1e-9, rng)[0] for _ in range(10)], axis=0)
+    np.testing.assert_allclose(m, small[0], rtol=1e-5)
+
+@pytest.mark.parametrize('call,msg', [
+    (lambda: repaired_rdp([1.0], 1.0, 1), 'orders must be finite reals > 1'),
+    (lambda: repaired_rdp([2.0], 0.0, 1), r'noise_multiplier must be in \(0, inf\)'),
+    (lambda: repaired_rdp([2.0], 1.0, 0), r'compositions must be an integer in \[1, inf\)'),
+    (lambda: repaired_epsilon(1.0, 1, 0.0), r'delta must be in \(0, 1\)'),
+    (lambda: repaired_noise_multiplier(-1.0, 1, 1e-5), r'target_epsilon must be in \(0, inf\)'),
+    (lambda: repaired_blogs_step([np.ones(3)], [1, 1], 1.0, 1.0, 0), 'one entry per gradient tensor'),
+    (lambda: repaired_blogs_step([np.ones(3)], [1], 0.0, 1.0, 0), r'clip must be in \(0, inf\)'),
+])
+def test_bad_input(call, msg):
+    with pytest.raises(ValueError, match=msg): call()

@@ -1,0 +1,83 @@
+"Exact P1D accounting vs an independent mpmath computation of the hockey-stick divergence of shifted binomials."
+import math
+import mpmath as mp
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from shuffle_privacy.p1d_accounting import (ShiftedBinomialProfile, binomial_shift_log_delta, p1d_exact_delta,
+                                            p1d_exact_epsilon, p1d_exact_params, p1d_min_b)
+from shuffle_privacy.summation import p1d_epsilon, p1d_params
+
+mp.mp.dps = 60
+
+def mp_hockey(m, p, k, eps):
+    p = mp.mpf(p); q = 1 - p
+    pmf = lambda z: mp.binomial(m, z)*p**z*q**(m - z) if 0 <= z <= m else mp.mpf(0)
+    e = mp.e**mp.mpf(eps)
+    return mp.fsum(max(mp.mpf(0), pmf(z) - e*pmf(z - k)) for z in range(min(0, k), m + max(0, k) + 1))
+
+@pytest.mark.parametrize('m,p,k,eps', [(1, 0.3, 1, 0.0), (10, 0.3, 2, 0.5), (10, 0.3, -2, 0.5), (200, 0.45, 5, 0.3),
+                                       (200, 0.45, -5, 0.3), (500, 0.1, 3, 1.0), (500, 0.1, -3, 1.0), (3000, 0.5, 10, 0.05),
+                                       (3000, 0.49, -20, 2.0), (50, 0.2, 7, 6.0)])
+def test_matches_mpmath(m, p, k, eps):
+    ref = mp_hockey(m, p, k, eps)
+    got = binomial_shift_log_delta(m, p, k, eps)
+    if ref == 0: assert got == -math.inf or got < -700
+    else: assert abs(got - float(mp.log(ref))) <= 1e-9*max(1, abs(float(mp.log(ref))))
+
+def test_tiny_delta_in_log_space():
+    "Far in the tail the profile is far below 1e-300 and must not underflow to -inf or NaN."
+    ref = mp_hockey(2000, 0.5, 1, 0.3)
+    got = binomial_shift_log_delta(2000, 0.5, 1, 0.3)
+    assert abs(got - float(mp.log(ref))) < 1e-8*abs(float(mp.log(ref)))
+    for m, k, eps in [(400, 2, 1.5), (100, 1, 2.5)]:
+        ref = float(mp.log(max(mp_hockey(m, 0.5, k, eps), mp_hockey(m, 0.5, -k, eps))))
+        v = ShiftedBinomialProfile(m, 0.5, k).log_delta(eps)
+        assert ref < math.log(1e-12) and abs(v - ref) < 1e-8*abs(ref)
+
+@pytest.mark.parametrize('n,eps,delta', [(4, 2.0, 0.1), (4, 2.0, 1e-3), (25, 1.0, 1e-3), (100, 0.5, 1e-6)])
+def test_exact_epsilon_is_tight_and_valid(n, eps, delta):
+    g, b, p = p1d_params(n, eps, delta)
+    e = p1d_exact_epsilon(delta, b*n, p, g, tol=1e-7)
+    assert e < p1d_epsilon(eps, g, 1.0)                     # exact beats the lemma
+    if b*n <= 4000:                                          # independent check with mpmath
+        assert max(mp_hockey(b*n, p, g, e), mp_hockey(b*n, p, -g, e)) <= delta
+        if e > 0: assert max(mp_hockey(b*n, p, g, e - 1e-5), mp_hockey(b*n, p, -g, e - 1e-5)) > delta
+        else: assert max(mp_hockey(b*n, p, g, 0), mp_hockey(b*n, p, -g, 0)) <= delta   # already (0, delta)-DP
+    else:
+        assert p1d_exact_delta(e, b*n, p, g) <= delta < p1d_exact_delta(max(e - 1e-5, 0), b*n, p, g)
+
+def test_worst_shift_is_g():
+    "Monotone likelihood ratio: H(N || N+k) increases with |k| (each sign separately), so +-g is the worst case."
+    for m, p, g, eps in [(200, 0.3, 4, 0.2), (100, 0.5, 3, 0.8), (300, 0.05, 4, 0.5)]:
+        for s in (1, -1):
+            v = [float(mp_hockey(m, p, s*k, eps)) for k in range(1, g + 1)]
+            assert all(a <= b_ for a, b_ in zip(v, v[1:]))
+
+def test_min_b_is_minimal():
+    n, g, eps, delta = 9, 3, 1.0, 1e-4
+    b = p1d_min_b(n, g, eps, delta)
+    assert max(mp_hockey(b*n, 0.5, g, eps), mp_hockey(b*n, 0.5, -g, eps)) <= delta
+    assert max(mp_hockey((b - 1)*n, 0.5, g, eps), mp_hockey((b - 1)*n, 0.5, -g, eps)) > delta
+    gx, bx, px = p1d_exact_params(100, 1.2, 1e-6)
+    assert gx == 10 and px == 0.5 and bx < p1d_params(100, 1.0, 1e-6)[1]/10
+
+@given(st.integers(1, 3000), st.floats(0.01, 0.5), st.integers(1, 8), st.floats(0, 5))
+@settings(max_examples=60, deadline=None)
+def test_profile_properties(m, p, g, eps):
+    prof = ShiftedBinomialProfile(m, p, g)
+    d1, d2 = prof.delta(eps), prof.delta(eps + 0.1)
+    assert 0 <= d2 <= d1 <= 1 + 1e-12
+    # more noise trials: no worse (post-processing). Below ~1e-100 the value is an upper bound dominated by the tail
+    # mass added beyond 25 standard deviations, so monotonicity is only checked above that level.
+    if d1 > 1e-100: assert d1 >= p1d_exact_delta(eps, m + 1, p, g)*(1 - 1e-9)
+
+def test_bad_input():
+    with pytest.raises(ValueError, match='m must be an integer'): ShiftedBinomialProfile(0, 0.3, 1)
+    with pytest.raises(ValueError, match='p must be in'): ShiftedBinomialProfile(10, 1.0, 1)
+    with pytest.raises(ValueError, match='shift must be an integer'): ShiftedBinomialProfile(10, 0.3, -1)
+    with pytest.raises(ValueError, match='eps must be in'): binomial_shift_log_delta(10, 0.3, 1, -0.1)
+    with pytest.raises(ValueError, match='delta must be in'): p1d_exact_epsilon(0.0, 10, 0.3, 1)
+    with pytest.raises(ValueError, match='p must be in'): p1d_min_b(10, 3, 1.0, 1e-6, p=0.7)
+    with pytest.raises(ValueError, match='n must be an integer'): p1d_exact_params(0, 1.0, 1e-6)

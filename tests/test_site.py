@@ -1,0 +1,183 @@
+"""Browser test of the offline documentation site (`python3 dev.py docs` builds it into `_build/site/`).
+
+Opens every page in headless Chromium (Debian's `/usr/bin/chromium`, driven by Playwright) from a local http
+server and checks: no console errors, MathJax typeset the math on the theory pages, every image loaded, every
+sidebar link resolves. Saves screenshots of the home page and of a theory page into `_build/site/_screenshots/`.
+
+Run with `.venv/bin/python -m pytest tests/test_site.py -m browser`. Without a built site the test skips, unless
+the environment sets CI or REQUIRE_SITE, in which case it fails.
+"""
+import functools, http.server, os, shutil, threading, urllib.error, urllib.request
+from pathlib import Path
+from urllib.parse import urljoin, urlparse
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = ROOT/'_build'/'site'
+SHOTS = SITE/'_screenshots'
+CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
+ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync',
+        '--disable-dev-shm-usage']
+
+def _require():
+    if (SITE/'index.html').exists(): return
+    msg = f'documentation site not built ({SITE}/index.html missing): run `python3 dev.py docs` first'
+    if os.environ.get('CI') or os.environ.get('REQUIRE_SITE'): pytest.fail(msg)
+    pytest.skip(msg)
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *a): pass
+
+@pytest.fixture(scope='module')
+def server():
+    _require()
+    httpd = http.server.ThreadingHTTPServer(('127.0.0.1', 0), functools.partial(_Quiet, directory=str(SITE)))
+    th = threading.Thread(target=httpd.serve_forever, daemon=True)
+    th.start()
+    yield f'http://127.0.0.1:{httpd.server_address[1]}/'
+    httpd.shutdown(); httpd.server_close()
+
+@pytest.fixture(scope='module')
+def browser():
+    _require()
+    if not Path(CHROMIUM).exists():
+        msg = f'{CHROMIUM} missing: apt-get install -y chromium'
+        if os.environ.get('CI') or os.environ.get('REQUIRE_SITE'): pytest.fail(msg)
+        pytest.skip(msg)
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+def _open(browser, url, **kw):
+    "Load `url` in a fresh page; return (page, console errors, failed requests)."
+    page = browser.new_page(viewport=dict(width=1280, height=900), **kw)
+    errors, failed = [], []
+    page.on('console', lambda m: errors.append(f'{m.type}: {m.text}') if m.type == 'error' else None)
+    page.on('pageerror', lambda e: errors.append(f'pageerror: {e}'))
+    page.on('requestfailed', lambda r: failed.append(f'{r.url} ({r.failure})'))
+    # offline means offline: every request goes to the local server (or is a data:/blob: URL)
+    page.on('request', lambda r: failed.append(f'network request off the site: {r.url}')
+            if urlparse(r.url).scheme in ('http', 'https') and urlparse(r.url).hostname != '127.0.0.1' else None)
+    resp = page.goto(url, wait_until='load')
+    assert resp is not None and resp.status == 200, f'{url}: HTTP {resp and resp.status}'
+    return page, errors, failed
+
+def _wait_mathjax(page):
+    "Wait until MathJax (if the page loads it) has finished its initial typesetting."
+    if not page.locator('script[src*="mathjax"]').count(): return
+    page.wait_for_function('() => window.MathJax && window.MathJax.startup && window.MathJax.startup.promise', timeout=20_000)
+    page.evaluate('async () => { await window.MathJax.startup.promise; }')
+
+def _sidebar_links(page):
+    return page.eval_on_selector_all('.sidebar-tree a.reference', 'els => els.map(e => e.href)')
+
+@pytest.fixture(scope='module')
+def pages(server, browser):
+    "Every page reachable from the sidebar of the home page (the home page first)."
+    page, _, _ = _open(browser, server)
+    links = _sidebar_links(page)
+    page.close()
+    urls = [server] + [u.split('#')[0] for u in links]
+    return list(dict.fromkeys(urls))
+
+def test_sidebar_lists_every_notebook(pages, server):
+    stems = sorted(p.stem for p in (ROOT/'nbs').glob('*.ipynb') if p.stem != 'index' and not p.name.startswith(('_', '.')))
+    linked = {Path(urlparse(u).path).stem for u in pages}
+    missing = [s for s in stems if s not in linked]
+    assert not missing, f'notebooks missing from the sidebar: {missing}'
+    assert len(pages) >= len(stems) + 1
+
+def test_sidebar_links_resolve(pages):
+    for u in pages:
+        with urllib.request.urlopen(u) as r: assert r.status == 200, u
+
+def _math_problems(page):
+    "Math nodes MathJax left untypeset, and MathJax's own error nodes."
+    raw = page.eval_on_selector_all('.math', 'els => els.filter(e => !e.querySelector("mjx-container")).length')
+    return raw, page.locator('mjx-merror').count()
+
+@pytest.fixture(scope='module')
+def reports(pages, browser):
+    "Visit every sidebar page once: console errors and failed or off-site requests, untypeset math, broken images."
+    res = {}
+    for u in pages:
+        page, errors, failed = _open(browser, u)
+        _wait_mathjax(page)
+        page.wait_for_load_state('networkidle')
+        raw, merr = _math_problems(page)
+        if raw: errors.append(f'{raw} math elements left untypeset')
+        if merr: errors.append(f'{merr} MathJax errors')
+        imgs = page.eval_on_selector_all('img', 'els => els.filter(e => !(e.complete && e.naturalWidth > 0)).map(e => e.src)')
+        n_img = page.locator('img').count()
+        res[u] = dict(errors=errors + failed, broken_images=imgs, n_images=n_img, n_math=page.locator('mjx-container').count())
+        page.close()
+    return res
+
+def test_pages_load_without_console_errors(reports):
+    "Every sidebar page loads with no console error and no failed request; wherever there is math, it is typeset."
+    problems = {u: r['errors'] for u, r in reports.items() if r['errors']}
+    assert not problems, f'console errors or failed requests: {problems}'
+
+def test_images_load(reports):
+    broken = {u: r['broken_images'] for u, r in reports.items() if r['broken_images']}
+    assert not broken, f'images that did not load: {broken}'
+    assert sum(r['n_images'] for r in reports.values()) > 0, 'no figure anywhere on the site'
+
+def _theory_stems():
+    "Notebooks whose markdown has LaTeX (`$...$`): their pages must show typeset math."
+    import json
+    res = []
+    for p in sorted((ROOT/'nbs').glob('*.ipynb')):
+        if p.name.startswith(('_', '.')): continue
+        cells = json.loads(p.read_text(encoding='utf-8'))['cells']
+        if any(c['cell_type'] == 'markdown' and '$' in ''.join(c['source']) for c in cells): res.append(p.stem)
+    return res
+
+def test_math_is_typeset_on_theory_pages(reports):
+    theory = _theory_stems()
+    assert 'index' in theory and '00_core' in theory     # both carry LaTeX
+    by_stem = {}
+    for u, r in reports.items():
+        stem = Path(urlparse(u).path).stem or 'index'
+        by_stem[stem] = max(by_stem.get(stem, 0), r['n_math'])
+    missing = [s for s in theory if by_stem.get(s, 0) == 0]
+    assert not missing, f'pages with LaTeX in their notebook but no MathJax output (mjx-container): {missing}'
+
+def test_api_docs_present(server, browser):
+    "show_doc output: a signature block and the docstring for an exported function."
+    page, _, _ = _open(browser, urljoin(server, '00_core.html'))
+    assert page.locator('#check_real').count() == 1
+    txt = page.inner_text('article')
+    page.close()
+    assert 'def check_real(' in txt and 'naming' in txt
+
+def test_search_works_offline(server, browser):
+    page, errors, _ = _open(browser, urljoin(server, 'search.html?q=logsumexp'))
+    page.wait_for_selector('#search-results li', timeout=20_000)
+    hits = page.eval_on_selector_all('#search-results li a', 'els => els.map(e => e.href)')
+    page.close()
+    assert any('00_core' in h for h in hits), hits
+    assert not errors, errors
+
+def test_screenshots(server, browser):
+    SHOTS.mkdir(exist_ok=True)
+    for name, path in [('home', ''), ('core', '00_core.html')]:
+        page, _, _ = _open(browser, urljoin(server, path))
+        _wait_mathjax(page)
+        page.wait_for_timeout(300)
+        out = SHOTS/f'{name}.png'
+        page.screenshot(path=str(out), full_page=False)
+        if name == 'core':   # a second shot further down, where the figure is
+            img = page.locator('article img').first
+            if img.count():
+                img.scroll_into_view_if_needed()
+                page.wait_for_timeout(200)
+                page.screenshot(path=str(SHOTS/'core_figure.png'))
+        page.close()
+        assert out.stat().st_size > 10_000, f'{out} looks empty'
