@@ -12,22 +12,16 @@ import math
 from collections import Counter
 import numpy as np
 from scipy import special
-from .core import check_array, check_int, check_positive, logsumexp, in_test
+from .core import check_array, check_int, check_positive, logsumexp, log_expm1, in_test
 
 # %% ../nbs/20_shuffle_gaussian.ipynb #e67940ee
-def _log_expm1(x):
-    "log(exp(x) - 1) for x > 0, accurate for tiny and huge x."
-    x = np.asarray(x, dtype=float)
-    with np.errstate(divide='ignore', over='ignore'):
-        return np.where(x > 1.0, x + np.log1p(-np.exp(-np.maximum(x, 1.0))), np.log(np.expm1(np.minimum(x, 1.0))))
-
 def _series_logcoeffs(L:int, c:float):
     "Log-coefficients of A(x)=sum e^{k(k-1)c} x^k/k!, D = A - e^x and e^x, up to degree L."
     k = np.arange(L + 1, dtype=float)
     lf = special.gammaln(k + 1)
     loga = k*(k - 1)*c - lf
     logd = np.full(L + 1, -np.inf)
-    if L >= 2: logd[2:] = _log_expm1(k[2:]*(k[2:] - 1)*c) - lf[2:]
+    if L >= 2: logd[2:] = log_expm1(k[2:]*(k[2:] - 1)*c) - lf[2:]
     return loga, logd, -lf
 
 # %% ../nbs/20_shuffle_gaussian.ipynb #fcd2aaf9

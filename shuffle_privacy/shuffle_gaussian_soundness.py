@@ -10,7 +10,7 @@ __all__ = ['shuffle_gaussian_rdp_reverse', 'shuffled_gaussian_renyi_grid2', 'shu
 import math, itertools
 import numpy as np
 from scipy import special
-from .core import check_array, check_int, check_positive, in_test
+from .core import check_array, check_int, check_positive, log_expm1, in_test
 from .shuffle_gaussian import shuffle_gaussian_rdp, shuffle_gaussian_log_excess
 
 # %% ../nbs/21_shuffle_gaussian_soundness.ipynb #60a99c61
@@ -60,11 +60,6 @@ def _log_laplace_excess(s, sigma):
     return _adaptive_log_integral(logf, len(s), lo, hi) - 0.5*math.log(2*math.pi)
 
 # %% ../nbs/21_shuffle_gaussian_soundness.ipynb #a84b474e
-def _log_expm1(y):
-    y = np.asarray(y, dtype=float)
-    with np.errstate(divide='ignore'):
-        return np.where(y > 1, y + np.log1p(-np.exp(-np.maximum(y, 1.0))), np.log(np.expm1(np.minimum(y, 1.0))))
-
 def shuffle_gaussian_rdp_reverse(orders, # Rényi orders λ > 1 (need not be integers)
                                  n:int, # number of users, >= 1
                                  sigma:float, # noise standard deviation (sensitivity 1)
@@ -86,7 +81,7 @@ def shuffle_gaussian_rdp_reverse(orders, # Rényi orders λ > 1 (need not be int
             r[big] = a*u[big] + lp[big] + np.log1p(-np.exp(-(lp[big] + t[big])))
             if (~big).any():
                 lk = _log_laplace_excess(t[~big]/n, sigma)
-                r[~big] = a*u[~big] - t[~big] + _log_expm1(n*np.logaddexp(0.0, lk))
+                r[~big] = a*u[~big] - t[~big] + log_expm1(n*np.logaddexp(0.0, lk))
             return r
         hi = max(math.log(n) + (a + 1)/(n*sigma**2) + 12/math.sqrt(n*sigma**2) + 12, math.log(a + 1) + 40)
         log_excess = _adaptive_log_integral(logf, 1, -60.0, hi, m1=241, m2=401)[0] - special.gammaln(a)

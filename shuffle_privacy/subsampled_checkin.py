@@ -9,7 +9,7 @@ __all__ = ['subsampled_shuffle_gaussian_rdp', 'checkin_rdp_exact', 'checkin_rdp_
 import math, warnings
 import numpy as np
 from scipy import special, stats
-from .core import check_array, check_int, check_positive, check_probability, logsumexp, in_test
+from .core import check_array, check_int, check_positive, check_probability, logsumexp, log_expm1, in_test
 from .shuffle_gaussian import shuffle_gaussian_rdp, rdp_to_dp_growing
 
 # %% ../nbs/22_subsampled_checkin.ipynb #ee3e9aaf
@@ -69,13 +69,12 @@ def checkin_rdp_exact(orders, # integer Rényi orders λ >= 2
     ks = np.arange(k_lo, k_hi + 1)
     ssg = _ssg_many_k(o, ks, gamma, sigma)                          # (len(ks), len(o))
     # sum_k p_k e^{x_k} = 1 + sum_k p_k (e^{x_k} - 1): summing the positive excesses avoids relying on sum p_k = 1
-    from shuffle_privacy.shuffle_gaussian import _log_expm1
     with np.errstate(divide='ignore'):
-        kept = logsumexp(B.logpmf(ks)[:, None] + _log_expm1((o - 1)[None, :]*ssg), axis=0)
+        kept = logsumexp(B.logpmf(ks)[:, None] + log_expm1((o - 1)[None, :]*ssg), axis=0)
     # certified remainder: P(K < k_lo or K > k_hi) * (exp((λ-1)U) - 1) with U = λ/(2σ²) (Corollary 1)
     U = o/(2*sigma**2)
     log_drop = np.logaddexp(B.logcdf(k_lo - 1) if k_lo > 0 else -np.inf, B.logsf(k_hi))
-    rest = log_drop + _log_expm1((o - 1)*U)
+    rest = log_drop + log_expm1((o - 1)*U)
     out = np.logaddexp(0.0, np.logaddexp(kept, rest))/(o - 1)
     return (out, (k_lo, k_hi, rest)) if return_details else out
 

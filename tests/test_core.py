@@ -98,3 +98,15 @@ def test_check_array_and_lengths():
 
 def test_log1mexp_rejects_positive():
     with pytest.raises(ValueError, match='x must be <= 0'): log1mexp(1e-3)
+
+@given(st.floats(1e-300, 700))
+@settings(max_examples=200, deadline=None)
+def test_log_expm1_matches_mpmath(x):
+    from shuffle_privacy.core import log_expm1
+    ref = mp.log(mp.expm1(mp.mpf(x)))
+    assert abs(log_expm1(x) - float(ref)) <= 1e-14*max(1, abs(float(ref)))
+
+def test_log_expm1_bad_input_and_edges():
+    from shuffle_privacy.core import log_expm1
+    assert log_expm1(1e6) == 1e6
+    with pytest.raises(ValueError, match='x must be >= 0'): log_expm1(-1e-3)
