@@ -7,7 +7,7 @@ __all__ = ['clones_epsilon', 'gaussian_ldp_eps0', 'clones_gaussian_epsilon', 'lo
            'checkin_min_participants', 'checkin_clones_round', 'baseline_checkin_epsilon', 'generic_checkin_epsilon']
 
 # %% ../nbs/23_table1.ipynb #bbda038c
-import math, gzip, os, warnings
+import math, gzip, os, warnings, functools
 import numpy as np
 from scipy import optimize, stats
 from .core import check_int, check_positive, check_probability, check_array, log1mexp, in_test
@@ -176,10 +176,10 @@ def baseline_checkin_epsilon(n:int, # number of users
             out[i] = min(out[i], exact_epsilon(e, dr, T, dt), advanced_epsilon(e, dr, T, dt))
     return out
 
-def _round_cache(*args, _memo={}):
-    "Memoised `checkin_clones_round` (the δ grid repeats across T)."
-    if args not in _memo: _memo[args] = checkin_clones_round(*args)
-    return _memo[args]
+@functools.lru_cache(maxsize=4096)
+def _round_cache(*args):
+    "Memoised `checkin_clones_round` (the δ grid repeats across T and between the two baselines)."
+    return checkin_clones_round(*args)
 
 # %% ../nbs/23_table1.ipynb #0bb3f687
 def generic_checkin_epsilon(n:int, # number of users
