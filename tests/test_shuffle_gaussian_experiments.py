@@ -8,7 +8,9 @@ import pytest
 from shuffle_privacy.conversions import gdp_delta
 from shuffle_privacy.shuffle_gaussian import shuffle_gaussian_epsilon, shuffle_gaussian_rdp
 from shuffle_privacy.shuffle_gaussian_experiments import (clones_epsilon, clones_gaussian_epsilon, gaussian_ldp_eps0,
-                                                          load_mnist, train_shuffled_checkin)
+                                                          load_mnist, train_shuffled_checkin, checkin_min_participants,
+                                                          checkin_clones_round, baseline_checkin_epsilon,
+                                                          generic_checkin_epsilon)
 
 N, SIGMA = 60000, 9.48
 
@@ -71,6 +73,84 @@ def test_trainer_is_reproducible_and_learns_without_noise():
     a1 = train_shuffled_checkin(X, y, X, y, gamma=0.5, sigma=0.0, rounds=50, lr=1.0, eval_every=50, rng=1)
     a2 = train_shuffled_checkin(X, y, X, y, gamma=0.5, sigma=0.0, rounds=50, lr=1.0, eval_every=50, rng=1)
     assert a1[1][-1] == a2[1][-1] and a1[1][-1] > 0.9
+
+# ---- the two baselines of Figure 1b ([39], reconstructed) ----
+
+def _binom_cdf_mp(n, p, k):
+    "Pr[Bin(n, p) <= k] by direct summation at 50 digits."
+    mp.mp.dps = 50
+    p = mp.mpf(p)
+    return sum(mp.binomial(n, j)*p**j*(1 - p)**(n - j) for j in range(0, k + 1)) if k >= 0 else mp.mpf(0)
+
+@pytest.mark.parametrize('n,g,beta', [(200, 0.3, 1e-3), (1000, 0.1, 1e-6), (5000, 0.05, 1e-9), (50, 0.9, 0.2)])
+def test_min_participants_against_mpmath(n, g, beta):
+    m, tail = checkin_min_participants(n, g, beta)
+    exact = _binom_cdf_mp(n - 1, g, m - 2)              # Pr[1 + Bin(n-1, γ) < m]
+    assert exact <= beta and float(exact) == pytest.approx(tail, rel=1e-9, abs=1e-300)
+    assert m == n or _binom_cdf_mp(n - 1, g, m - 1) > beta   # m + 1 would exceed the budget
+
+def test_clones_round_properties():
+    e, d = checkin_clones_round(60000, 0.1, 5.0, 1e-7, sensitivity=1.0)
+    assert d <= 1e-7 and 0 < e < math.inf
+    ea, _ = checkin_clones_round(60000, 0.1, 5.0, 1e-7, sensitivity=1.0, amplify=True)
+    assert ea == pytest.approx(math.log1p(0.1*math.expm1(e)), rel=1e-14)   # closed form of the add/remove amplification
+    # monotone: more noise, more users, or more δ give a smaller ε
+    assert checkin_clones_round(60000, 0.1, 6.0, 1e-7, sensitivity=1.0)[0] < e
+    assert checkin_clones_round(120000, 0.1, 5.0, 1e-7, sensitivity=1.0)[0] < e
+    assert checkin_clones_round(60000, 0.1, 5.0, 1e-5, sensitivity=1.0)[0] < e
+    # the clones condition fails for few users: no guarantee rather than a wrong one
+    assert checkin_clones_round(1437, 0.3, 2.0, 1e-6, sensitivity=1.0)[0] == math.inf
+
+def test_baseline_composition_against_closed_forms():
+    n, g, s, dt = 60000, 0.1, 5.0, 1/60000
+    T = np.array([1, 10, 100, 1000])
+    b = baseline_checkin_epsilon(n, g, s, T, dt, sensitivity=1.0, n_split=8, grid=100)
+    assert np.all(np.diff(b) > 0)
+    # the per-round δ grid is geomspace(δ_t 1e-6, δ_t/2, 8); at T = 1 its largest point gives an upper bound
+    assert b[0] <= checkin_clones_round(n, g, s, dt/2, sensitivity=1.0, grid=100)[0] + 1e-12
+    # at any T, advanced composition by hand for one split in the grid bounds the result
+    for Ti, bi in zip(T, b):
+        d_r = [d for d in np.geomspace(dt*1e-6, dt/2, 8) if d*Ti < dt][-1]
+        e, d = checkin_clones_round(n, g, s, d_r, sensitivity=1.0, grid=100)
+        slack = dt - Ti*d
+        adv = math.sqrt(2*Ti*math.log(1/slack))*e + Ti*e*math.expm1(e)
+        assert bi <= min(adv, Ti*e)*(1 + 1e-9)
+
+def test_generic_with_everyone_checking_in_equals_multi_epoch_rdp_route():
+    # γ = 1: m = n, no binomial tail, Theorem 2 is the identity: the route is composition.rdp_epsilon exactly
+    from shuffle_privacy.composition import rdp_epsilon
+    n, s, dt = 20000, 5.0, 1e-5
+    for T in (1, 7, 50):
+        got = generic_checkin_epsilon(n, 1.0, s, T, dt, sensitivity=1.0, n_split=1, grid=100)[0]
+        e, p = checkin_clones_round(n, 1.0, s, dt*1e-6, sensitivity=1.0, grid=100)
+        ref = rdp_epsilon(e, p, T, dt, orders=np.arange(2, 257))
+        assert got == pytest.approx(ref, rel=1e-12)
+
+def test_generic_ordering_and_monotonicity_at_paper_scale():
+    n, g, s, dt = 60000, 0.1, 5.0, 1/60000
+    T = np.array([10, 100, 1000])
+    gen = generic_checkin_epsilon(n, g, s, T, dt, sensitivity=1.0, n_split=8, grid=100)
+    base = baseline_checkin_epsilon(n, g, s, T, dt, sensitivity=1.0, n_split=8, grid=100)
+    assert np.all(np.diff(gen) > 0) and np.all(gen < base)
+    # a lower check-in rate amplifies more
+    assert generic_checkin_epsilon(n, 0.05, s, 100, dt, sensitivity=1.0, n_split=8, grid=100)[0] < gen[1]
+
+@pytest.mark.parametrize('call,msg', [
+    (lambda: checkin_min_participants(0, 0.1, 1e-3), 'n must be an integer in [1, inf)'),
+    (lambda: checkin_min_participants(10, 1.5, 1e-3), 'gamma must be in [0, 1]'),
+    (lambda: checkin_min_participants(10, 0.0, 1e-3), 'gamma must be in (0, 1]'),
+    (lambda: checkin_min_participants(10, 0.1, 1.0), 'beta must be in (0, 1)'),
+    (lambda: checkin_clones_round(100, 0.1, -1.0, 1e-3), 'sigma must be in (0, inf)'),
+    (lambda: checkin_clones_round(100, 0.1, 1.0, 0.0), 'delta must be in (0, 1)'),
+    (lambda: baseline_checkin_epsilon(100, 0.1, 1.0, [0, 3], 1e-3), 'rounds'),
+    (lambda: baseline_checkin_epsilon(100, 0.1, 1.0, 3, 1.0), 'delta_total must be in (0, 1)'),
+    (lambda: baseline_checkin_epsilon(100, 0.1, 1.0, 3, 1e-3, n_split=0), 'n_split must be an integer in [1, inf)'),
+    (lambda: generic_checkin_epsilon(100, 0.1, 1.0, 3, 1e-3, max_order=1), 'max_order must be an integer in [2, inf)'),
+    (lambda: generic_checkin_epsilon(100, 0.1, 1.0, 2.5, 1e-3), 'rounds'),
+])
+def test_bad_inputs_baselines(call, msg):
+    with pytest.raises(ValueError) as e: call()
+    assert msg in str(e.value), str(e.value)
 
 @pytest.mark.parametrize('call,msg', [
     (lambda: clones_epsilon(-1.0, 100, 1e-5), 'eps0 must be in (0, inf)'),
