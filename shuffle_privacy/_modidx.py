@@ -4,6 +4,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
   'syms': { 'shuffle_privacy.audit': { 'shuffle_privacy.audit.AuditResult': ('audit.html#auditresult', 'shuffle_privacy/audit.py'),
                                        'shuffle_privacy.audit.AuditResult.__repr__': ( 'audit.html#auditresult.__repr__',
                                                                                        'shuffle_privacy/audit.py'),
+                                       'shuffle_privacy.audit._log_beta_root': ('audit.html#_log_beta_root', 'shuffle_privacy/audit.py'),
                                        'shuffle_privacy.audit._log_cp_terms': ('audit.html#_log_cp_terms', 'shuffle_privacy/audit.py'),
                                        'shuffle_privacy.audit._log_minus': ('audit.html#_log_minus', 'shuffle_privacy/audit.py'),
                                        'shuffle_privacy.audit.audit': ('audit.html#audit', 'shuffle_privacy/audit.py'),
