@@ -28,6 +28,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                        'shuffle_privacy.blogs._check_group': ('blogs.html#_check_group', 'shuffle_privacy/blogs.py'),
                                        'shuffle_privacy.blogs._inner_search': ('blogs.html#_inner_search', 'shuffle_privacy/blogs.py'),
                                        'shuffle_privacy.blogs._is_torch': ('blogs.html#_is_torch', 'shuffle_privacy/blogs.py'),
+                                       'shuffle_privacy.blogs._log1p_mul_expm1': ( 'blogs.html#_log1p_mul_expm1',
+                                                                                   'shuffle_privacy/blogs.py'),
                                        'shuffle_privacy.blogs._numel': ('blogs.html#_numel', 'shuffle_privacy/blogs.py'),
                                        'shuffle_privacy.blogs.block_shuffle': ('blogs.html#block_shuffle', 'shuffle_privacy/blogs.py'),
                                        'shuffle_privacy.blogs.blogs_block_sizes': ( 'blogs.html#blogs_block_sizes',
