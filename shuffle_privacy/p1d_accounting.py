@@ -53,10 +53,13 @@ class ShiftedBinomialProfile:
         return math.exp(self.log_delta(eps))
 
     def epsilon(self, delta:float, tol:float=1e-9)->float:
-        "Smallest epsilon (bisection, rounded up to tol) with delta(eps) <= delta."
+        "Smallest epsilon (bisection, rounded up to tol) with delta(eps) <= delta; inf if delta is below the mass of infinite loss."
         delta = check_probability('delta', delta); ld = math.log(delta)
+        tol = check_positive('tol', tol)
         ok = lambda e: self.log_delta(e) <= ld
         if ok(0.0): return 0.0
+        finite = [float(np.max(L[np.isfinite(L)], initial=0.0)) for L in self.L.values()]
+        if not ok(max(finite + [0.0])): return math.inf   # beyond the largest finite loss only infinite-loss mass and the tail remain
         hi = 1.0
         while not ok(hi): hi *= 2
         lo = 0.0 if hi == 1.0 else hi/2
