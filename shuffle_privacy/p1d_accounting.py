@@ -14,6 +14,8 @@ from .core import check_int, check_real, check_positive, check_probability, logs
 from .summation import p1d_params, p1d_epsilon, _ceil_sqrt
 
 # %% ../nbs/31_p1d_exact_accounting.ipynb #7da5e4b2
+_MAX_WINDOW = 10**8                     # points of the binomial pmf held in memory (~0.8 GB per array)
+
 class ShiftedBinomialProfile:
     "Privacy profile of N vs N + k, N ~ Bin(m, p), for shifts k = +shift and -shift; the log pmf is evaluated once."
     def __init__(self,
@@ -26,6 +28,9 @@ class ShiftedBinomialProfile:
         mu, sd = m*p, math.sqrt(m*p*(1 - p))
         k = self.shift
         self.lo = max(0, int(math.floor(mu - width*sd)) - k); self.hi = min(m, int(math.ceil(mu + width*sd)) + k)
+        if self.hi - self.lo + 2*k > _MAX_WINDOW:   # the pmf is held in memory: fail clearly instead of exhausting it
+            raise ValueError(f'm*p*(1-p) and shift must keep the window below {_MAX_WINDOW:.0e} points '
+                             f'(m={m}, p={p}, shift={k} need {self.hi - self.lo + 2*k:.3g})')
         z = np.arange(self.lo - k, self.hi + k + 1)
         lp = stats.binom.logpmf(z, m, p)                 # -inf outside 0..m
         core = slice(k, len(z) - k)

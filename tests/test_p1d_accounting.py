@@ -94,3 +94,9 @@ def test_epsilon_below_the_infinite_loss_floor_is_inf():
 
 def test_epsilon_tol_must_be_positive():
     with pytest.raises(ValueError, match='tol must be in'): p1d_exact_epsilon(1e-3, 100, 0.5, 10, tol=0.0)
+
+def test_huge_m_fails_clearly_instead_of_exhausting_memory():
+    with pytest.raises(ValueError, match='m\\*p\\*\\(1-p\\) and shift must keep the window'):
+        p1d_exact_delta(1.0, 10**15, 0.5, 10)
+    with pytest.raises(ValueError, match='window'):
+        p1d_exact_delta(1.0, 100, 0.5, 10**9)
