@@ -433,6 +433,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                      'shuffle_privacy.sco._V': ('shuffle_sco.html#_v', 'shuffle_privacy/sco.py'),
                                      'shuffle_privacy.sco._acsa': ('shuffle_sco.html#_acsa', 'shuffle_privacy/sco.py'),
                                      'shuffle_privacy.sco._bits': ('shuffle_sco.html#_bits', 'shuffle_privacy/sco.py'),
+                                     'shuffle_privacy.sco._check_budget': ('shuffle_sco.html#_check_budget', 'shuffle_privacy/sco.py'),
                                      'shuffle_privacy.sco._check_common': ('shuffle_sco.html#_check_common', 'shuffle_privacy/sco.py'),
                                      'shuffle_privacy.sco._phase_count': ('shuffle_sco.html#_phase_count', 'shuffle_privacy/sco.py'),
                                      'shuffle_privacy.sco._private_mean_grad': ( 'shuffle_sco.html#_private_mean_grad',
