@@ -10,11 +10,23 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable
 import numpy as np
-from scipy import stats
+from scipy import stats, special
 from tqdm.auto import tqdm
 from .core import check_int, check_real, check_probability, in_test
 
 # %% ../nbs/40_audit.ipynb #9e960561
+def _log_beta_root(a, b, alpha, upper:bool, side:str)->float:
+    "log x with I_x(a,b) = alpha (upper=False) or 1 - I_x(a,b) = alpha (upper=True), bisected in log x; side 'lo'/'hi' is the bracket end returned."
+    F = (lambda t: alpha - special.betaincc(a, b, math.exp(t))) if upper else (lambda t: special.betainc(a, b, math.exp(t)) - alpha)
+    lo, hi = -745.0, 0.0                         # F(lo) <= 0 < F(hi): F increases in t
+    while hi - lo > 1e-15:
+        mid = 0.5*(lo + hi)
+        if mid in (lo, hi): break
+        if F(mid) <= 0: lo = mid
+        else: hi = mid
+    return lo if side == 'lo' else hi
+
+# %% ../nbs/40_audit.ipynb #9d7ee006
 def clopper_pearson(k, # number of successes, an integer in [0, n]
                     n, # number of independent Bernoulli trials, n >= 1
                     alpha:float=0.05, # level of EACH one-sided bound, in (0, 1)
@@ -23,8 +35,8 @@ def clopper_pearson(k, # number of successes, an integer in [0, n]
     n = check_int('n', n, lo=1)
     k = check_int('k', k, lo=0, hi=n)
     alpha = check_probability('alpha', alpha)
-    lo = 0.0 if k == 0 else float(stats.beta.ppf(alpha, k, n - k + 1))
-    hi = 1.0 if k == n else float(stats.beta.isf(alpha, k + 1, n - k))
+    lo = 0.0 if k == 0 else math.exp(_log_beta_root(k, n - k + 1, alpha, upper=False, side='lo'))
+    hi = 1.0 if k == n else math.exp(_log_beta_root(k + 1, n - k, alpha, upper=True, side='hi'))
     return lo, hi
 
 # %% ../nbs/40_audit.ipynb #4eff4885
@@ -32,10 +44,10 @@ def _log_cp_terms(tp, fp, trials, alpha):
     "log of lower(p1), upper(p0), 1-lower(p1), 1-upper(p0) from one-sided Clopper–Pearson bounds."
     n = trials
     with np.errstate(divide='ignore'):
-        log_p1_lo = -math.inf if tp == 0 else math.log(stats.beta.ppf(alpha, tp, n - tp + 1))
-        log_q1_hi = 0.0 if tp == 0 else math.log(stats.beta.isf(alpha, n - tp + 1, tp))   # 1 - lower(p1)
-        log_p0_hi = 0.0 if fp == n else math.log(stats.beta.isf(alpha, fp + 1, n - fp))
-        log_q0_lo = -math.inf if fp == n else math.log(stats.beta.ppf(alpha, n - fp, fp + 1))  # 1 - upper(p0)
+        log_p1_lo = -math.inf if tp == 0 else _log_beta_root(tp, n - tp + 1, alpha, upper=False, side='lo')
+        log_q1_hi = 0.0 if tp == 0 else _log_beta_root(n - tp + 1, tp, alpha, upper=True, side='hi')   # 1 - lower(p1)
+        log_p0_hi = 0.0 if fp == n else _log_beta_root(fp + 1, n - fp, alpha, upper=True, side='hi')
+        log_q0_lo = -math.inf if fp == n else _log_beta_root(n - fp, fp + 1, alpha, upper=False, side='lo')  # 1 - upper(p0)
     return log_p1_lo, log_p0_hi, log_q1_hi, log_q0_lo
 
 # %% ../nbs/40_audit.ipynb #568380dd

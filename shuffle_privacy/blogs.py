@@ -69,16 +69,20 @@ def _check_group(d, block_size, clip):
     b = check_int('block_size', block_size, lo=1, hi=d)
     return d, b, check_positive('clip', clip)
 
+def _log1p_mul_expm1(c, x):
+    "log(1 + c (e^x - 1)) for c > 0, x >= 0, without overflow: = log c + x + log1p((1 - c) e^{-x} / c) once c (e^x - 1) overflows."
+    v = c * math.expm1(x) if x < 700.0 else math.inf
+    if math.isfinite(v): return math.log1p(v)     # (the large-x form would cancel when c is tiny)
+    return math.log(c) + x + math.log1p((1.0 - c) / c * math.exp(-x))
+
 def blogs_epsilons(d:int, # dimension d_i of the parameter group (entries of the tensor)
                    block_size:int, # block size b_i in [1, d]
                    clip:float, # clip value C > 0
                   )->tuple:
     "The pair (ε1, ε2) of eqs. (1) and (2) of DP-BloGS for one parameter group, as printed (no privacy claim is endorsed)."
     d, b, C = _check_group(d, block_size, clip)
-    e1 = 2.0 * math.log1p(d * math.expm1(2.0 * C / math.sqrt(d)))
     r = b / d
-    e2 = 2.0 * math.log1p(r * math.expm1(2.0 * C * math.sqrt(r)))
-    return e1, e2
+    return 2.0 * _log1p_mul_expm1(d, 2.0 * C / math.sqrt(d)), 2.0 * _log1p_mul_expm1(r, 2.0 * C * math.sqrt(r))
 
 def blogs_group_epsilon(d:int, # dimension d_i of the parameter group
                         block_size:int, # block size b_i in [1, d]
@@ -111,6 +115,7 @@ def blogs_compose(eps_step:float, # per-step ε (sum over the groups)
     e = check_real('eps_step', eps_step, lo=0)
     T = check_int('steps', steps, lo=1)
     delta = check_probability('delta', delta)
+    if e > 709.0: return math.inf                # T e (e^e - 1) exceeds the float range: the bound is +inf
     return math.sqrt(2.0 * T * math.log(1.0 / delta)) * e + T * e * math.expm1(e)
 
 def blogs_total_epsilon(dims, # dimensions d_i of the parameter groups

@@ -313,12 +313,16 @@ def lambertw_exp(y):
     "Principal Lambert W of e^y for real y (so W(x) with x = e^y), elementwise; finite far beyond exp's overflow."
     y = np.asarray(y, dtype=float)
     shape, y = y.shape, np.atleast_1d(y)
-    small = y < 1.0
-    if not small.any(): out = _w_fritsch(y)
+    small, big = y < 1.0, y > 1e10               # big: the Fritsch step squares w and overflows near y ~ 1e154
+    if not small.any() and not big.any(): out = _w_fritsch(y)
     else:
-        out = np.empty(y.shape)
-        out[small] = special.lambertw(np.exp(y[small])).real
-        if (~small).any(): out[~small] = _w_fritsch(y[~small])
+        out = np.empty(y.shape); mid = ~small & ~big
+        if small.any(): out[small] = special.lambertw(np.exp(y[small])).real
+        if mid.any(): out[mid] = _w_fritsch(y[mid])
+        if big.any():                            # W(e^y) = y - log y + log(y)/y + O(log(y)^2/y^2): exact in floats
+            yb = y[big]
+            with np.errstate(invalid='ignore'):
+                ly = np.log(yb); out[big] = np.where(np.isposinf(yb), np.inf, yb - ly + ly/yb)
     return _scalarize(out.reshape(shape))
 
 # %% ../nbs/10_iteration.ipynb #2b536f84
@@ -456,7 +460,7 @@ def _online_log_terms(p, t):
     t = np.asarray(t, dtype=float)
     if p['kind'] == 'laplace':   # 1 - B_t = e^{eps/2}/(t^alpha/C1 + C2), exactly
         with np.errstate(divide='ignore'):
-            return np.log1p(-np.minimum(1.0, math.exp(p['eps']/2)/(t**p['alpha']/p['C1'] + p['C2'])))
+            return np.log1p(-np.exp(np.minimum(0.0, p['eps']/2 - np.log(t**p['alpha']/p['C1'] + p['C2']))))   # no e^{eps/2} overflow
     lt = -p['alpha']*np.log(t)
     l1m = _online_log1mB(p, lt)
     with np.errstate(divide='ignore'):

@@ -14,6 +14,8 @@ from .core import check_int, check_real, check_positive, check_probability, logs
 from .summation import p1d_params, p1d_epsilon, _ceil_sqrt
 
 # %% ../nbs/31_p1d_exact_accounting.ipynb #7da5e4b2
+_MAX_WINDOW = 10**8                     # points of the binomial pmf held in memory (~0.8 GB per array)
+
 class ShiftedBinomialProfile:
     "Privacy profile of N vs N + k, N ~ Bin(m, p), for shifts k = +shift and -shift; the log pmf is evaluated once."
     def __init__(self,
@@ -26,6 +28,9 @@ class ShiftedBinomialProfile:
         mu, sd = m*p, math.sqrt(m*p*(1 - p))
         k = self.shift
         self.lo = max(0, int(math.floor(mu - width*sd)) - k); self.hi = min(m, int(math.ceil(mu + width*sd)) + k)
+        if self.hi - self.lo + 2*k > _MAX_WINDOW:   # the pmf is held in memory: fail clearly instead of exhausting it
+            raise ValueError(f'm*p*(1-p) and shift must keep the window below {_MAX_WINDOW:.0e} points '
+                             f'(m={m}, p={p}, shift={k} need {self.hi - self.lo + 2*k:.3g})')
         z = np.arange(self.lo - k, self.hi + k + 1)
         lp = stats.binom.logpmf(z, m, p)                 # -inf outside 0..m
         core = slice(k, len(z) - k)
@@ -53,10 +58,13 @@ class ShiftedBinomialProfile:
         return math.exp(self.log_delta(eps))
 
     def epsilon(self, delta:float, tol:float=1e-9)->float:
-        "Smallest epsilon (bisection, rounded up to tol) with delta(eps) <= delta."
+        "Smallest epsilon (bisection, rounded up to tol) with delta(eps) <= delta; inf if delta is below the mass of infinite loss."
         delta = check_probability('delta', delta); ld = math.log(delta)
+        tol = check_positive('tol', tol)
         ok = lambda e: self.log_delta(e) <= ld
         if ok(0.0): return 0.0
+        finite = [float(np.max(L[np.isfinite(L)], initial=0.0)) for L in self.L.values()]
+        if not ok(max(finite + [0.0])): return math.inf   # beyond the largest finite loss only infinite-loss mass and the tail remain
         hi = 1.0
         while not ok(hi): hi *= 2
         lo = 0.0 if hi == 1.0 else hi/2

@@ -62,7 +62,7 @@ def _bisect_log(f_ok, lo, hi, rtol=1e-13, max_iter=200):
     "Smallest x (up to relative rtol) in [lo, hi] with f_ok(x) True for a monotone predicate; f_ok(hi) must hold."
     for _ in range(max_iter):
         if hi/lo - 1 <= rtol: break
-        mid = math.sqrt(lo*hi)
+        mid = math.sqrt(lo)*math.sqrt(hi)         # not sqrt(lo*hi): that overflows for hi ~ 1e300
         if f_ok(mid): hi = mid
         else: lo = mid
     return hi

@@ -205,6 +205,8 @@ def _V(d, eps, delta, L):
 
 def psgd_batch(n:int, d:int, eps:float, delta:float, L:float, exact_constants:bool=True)->int:
     "Theorem 4.1's batch: sqrt(V)/L with PVEC's exact variance V (default), or the O-form sqrt(d) log(d/delta)/eps; in [1, n]."
+    n = check_int('n', n, lo=1); d = check_int('d', d, lo=1); L = check_positive('L', L)
+    eps, delta = check_positive('eps', eps), check_real('delta', delta, lo=0, hi=1, lo_open=True, hi_open=True)
     b = math.sqrt(_V(d, eps, delta, L))/L if exact_constants else math.sqrt(d)*math.log(d/delta)/eps
     return int(min(n, max(1, math.ceil(b))))
 
@@ -241,6 +243,8 @@ def _check_common(loss, X, eps, delta):
 
 def pagd_batch(n:int, d:int, V:float, beta:float, D:float)->int:
     "Theorem 4.3's batch n^{3/5} V^{1/5} / (beta D)^{2/5} (with V = d L^2 log^2(d/delta)/eps^2 this is the theorem's form), in [1, n]."
+    n = check_int('n', n, lo=1); check_int('d', d, lo=1)
+    V, beta, D = check_positive('V', V), check_positive('beta', beta), check_positive('D', D)
     b = n**0.6*V**0.2/(beta*D)**0.4
     return int(min(n, max(1, math.ceil(b))))
 
@@ -281,6 +285,8 @@ def pagd(loss:Loss, # smooth loss (finite beta), with L and R
 # %% ../nbs/32_shuffle_sco.ipynb #d5ef6311
 def smoothing_beta(n:int, V:float, L:float, D:float)->float:
     "Theorem 4.7's smoothing L^{5/3} n^{2/3} / (D V^{1/3}) (= eps^{2/3} n^{2/3} L / (d^{1/3} D log^{2/3}(d/delta)) for the O-form V)."
+    n = check_int('n', n, lo=1)
+    V, L, D = check_positive('V', V), check_positive('L', L), check_positive('D', D)
     return L**(5/3)*n**(2/3)/(D*V**(1/3))
 
 def smoothed_pagd(loss:Loss, # non-smooth loss with a prox oracle
@@ -322,14 +328,21 @@ def phased(loss:Loss, # loss; lam > 0 (e.g. Regularized) or pass `lam`
     return SCOResult(th, T, m, bits, dict(phases=k, D=Ds))
 
 # %% ../nbs/32_shuffle_sco.ipynb #c106380a
+def _check_budget(eps, delta):
+    "Validate a total privacy budget: eps > 0 and 0 < delta < 1."
+    return check_positive('eps', eps), check_real('delta', delta, lo=0, hi=1, lo_open=True, hi_open=True)
+
 def pgd_rounds(n:int, d:int, eps:float, delta:float, L:float=1.0, exact_constants:bool=True)->int:
     "Lemma B.6's rounds min(n, eps^2 n^2/(d log^2(nd/delta))); exact-constant form min(n, n^2 L^2 / v1), v1 = PVEC variance at T = 1."
+    n = check_int('n', n, lo=1); d = check_int('d', d, lo=1); eps, delta = _check_budget(eps, delta)
+    L = check_positive('L', L)
     if not exact_constants: return int(max(1, min(n, math.floor(eps**2*n**2/(d*math.log(n*d/delta)**2)))))
     e0, d0 = pgd_round_budget(eps, delta, 1)
     return int(max(1, min(n, math.floor(n*n*L*L/_V(d, min(e0, 15.0), d0, L)))))
 
 def pgd_round_budget(eps:float, delta:float, T:int)->tuple:
     "Per-round (eps0, delta0) of Algorithm 5: (eps / (2 sqrt(2 T ln(1/delta))), delta / (T + 1))."
+    eps, delta = _check_budget(eps, delta); T = check_int('T', T, lo=1)
     return eps/(2*math.sqrt(2*T*math.log(1/delta))), delta/(T + 1)
 
 def pgd_privacy(eps:float, delta:float, T:int)->tuple:

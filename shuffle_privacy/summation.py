@@ -281,9 +281,9 @@ def pvec_sum(X, # n x d array, one row per user, each row with l2 norm <= Delta2
 # %% ../nbs/30_summation.ipynb #aa03ba24
 def gaussian_sigma(eps:float, delta:float, sensitivity:float)->float:
     "Smallest sigma (to 1e-12 relative, rounded up) such that the Gaussian mechanism with l2 sensitivity s is (eps, delta)-DP (analytic condition)."
-    from shuffle_privacy.core import norm_cdf
+    from shuffle_privacy.conversions import gdp_delta   # certified upper bound on the condition's left side
     eps = check_positive('eps', eps); delta = check_probability('delta', delta); s = check_positive('sensitivity', sensitivity)
-    dl = lambda sig: norm_cdf(s/(2*sig) - eps*sig/s) - math.exp(eps)*norm_cdf(-s/(2*sig) - eps*sig/s)
+    dl = lambda sig: gdp_delta(s/sig, eps)       # the difference of Phi's below cancels: computed naively it undershoots
     lo, hi = 1e-6*s, s
     while dl(hi) > delta: hi *= 2
     while hi - lo > 1e-12*hi:

@@ -97,3 +97,18 @@ def test_bad_delta_alpha():
     with pytest.raises(ValueError, match='delta must be in'): epsilon_lower_bound(1, 0, 4, delta=-0.1)
     with pytest.raises(ValueError, match='alpha must be in'): epsilon_lower_bound(1, 0, 4, alpha=0.0)
     with pytest.raises(ValueError, match='alpha must be in'): clopper_pearson(1, 4, alpha=1.0)
+
+@pytest.mark.parametrize('n', [10**9, 10**12, 10**15])
+def test_clopper_pearson_large_n_against_poisson(n):
+    "scipy.stats.beta.ppf is wrong by 2x to 1e4x at huge n (k=1000); our bounds must match the Poisson limit and stay conservative."
+    from scipy import special
+    k, a = 1000, 0.05
+    lo, hi = clopper_pearson(k, n, a)
+    # Bin(n, lam/n) -> Poisson(lam) with O(k/n) error: P[Poisson(lam) >= k] = P[Gamma(k) <= lam]
+    assert lo * n == pytest.approx(special.gammaincinv(k, a), rel=1e-5)
+    assert hi * n == pytest.approx(special.gammainccinv(k + 1, a), rel=1e-5)
+    # conservative: the true tail at the returned bound is at most alpha (forward betainc is accurate here)
+    assert special.betainc(k, n - k + 1, lo) <= a * (1 + 1e-12)
+    assert special.betaincc(k + 1, n - k, hi) <= a * (1 + 1e-12)
+    ref = math.log(special.gammaincinv(1000, a) / -math.log(a))    # p0 upper for fp = 0 is -log(a)/n + O(1/n^2)
+    assert epsilon_lower_bound(1000, 0, n) == pytest.approx(ref, rel=1e-5)

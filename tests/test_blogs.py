@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from shuffle_privacy.blogs import (BlogsTargetExceeded, DPShuffleGenerator, block_shuffle, blogs_block_sizes,
                                    blogs_epsilons, blogs_group_epsilon, blogs_step_epsilon, blogs_total_epsilon,
-                                   clip_gradient)
+                                   clip_gradient, blogs_compose)
 
 mp.mp.dps = 50
 
@@ -65,7 +65,8 @@ def mp_eps(d, b, C):
     return e1, e2
 
 @pytest.mark.parametrize('d,b,C', [(1, 1, 1.0), (100, 1, 1.0), (100, 37, 0.3), (10**6, 1, 1.0), (10**8, 12345, 1.0),
-                                   (10**9, 1, 1e-3), (50, 50, 5.0), (7, 3, 1e-6)])
+                                   (10**9, 1, 1e-3), (50, 50, 5.0), (7, 3, 1e-6),
+                                   (10, 3, 1e3), (10, 3, 1e8), (10**6, 10, 1e6), (10**15, 1, 1e10), (10**15, 1, 30.0)])
 def test_eqs_1_2_against_mpmath(d, b, C):
     e1, e2 = blogs_epsilons(d, b, C)
     r1, r2 = mp_eps(d, b, C)
@@ -78,6 +79,11 @@ def test_eq3_against_mpmath():
     ref = mp.sqrt(2 * T * mp.log(1 / mp.mpf(delta))) * step + T * step * (mp.exp(step) - 1)
     assert blogs_step_epsilon(dims, bs, C) == pytest.approx(float(step), rel=1e-13)
     assert blogs_total_epsilon(dims, bs, C, T, delta) == pytest.approx(float(ref), rel=1e-13)
+
+def test_eq3_overflows_to_inf_not_an_exception():
+    "A per-step epsilon above ~709 makes eq. (3) exceed the float range: the bound is +inf (conservative), not OverflowError."
+    assert blogs_compose(800.0, 3, 1e-5) == math.inf
+    assert blogs_compose(700.0, 3, 1e-5) == pytest.approx(float(mp.sqrt(6 * mp.log(1e5)) * 700 + 3 * 700 * mp.expm1(700)), rel=1e-13)
 
 def test_hand_values():
     assert blogs_group_epsilon(1, 1, 1.0) == pytest.approx(4.0, rel=1e-14)         # 2 log(e^2)

@@ -423,3 +423,16 @@ def test_theta_in_unit_interval_increasing_in_r_decreasing_in_gamma(eps, r, dr, 
     assert 0 <= t <= 1
     assert theta(math.exp(eps), r + dr) >= t*(1 - 1e-13)
     assert theta(math.exp(eps + de), r) <= t*(1 + 1e-13) + 1e-300
+
+
+@pytest.mark.parametrize('y', [1e9, 1e11, 1e15, 1e100, 1e154, 1e200, 1e300])
+def test_lambertw_exp_huge_argument(y):
+    "The Fritsch iteration overflowed to nan from y ~ 1e154; the asymptotic series is exact in floats there."
+    assert rel(lambertw_exp(y), mp.lambertw(mp.e**mp.mpf(y))) < 1e-14
+    assert lambertw_exp(math.inf) == math.inf
+
+def test_online_laplace_huge_eps_no_overflow():
+    "e^{eps/2} overflowed (OverflowError) for eps > 1418; the delta is then 0 (B_t = 0 for small t)."
+    on = dict(L=10, beta=0.5, rho=0, eta=0.01, alpha=1.5, i=100, C1=100, C2=100, a=0, b=1)
+    assert online_laplace_delta(2000.0, n=200, **on) == 0.0
+    assert online_laplace_delta(1.0, n=200, **on) == pytest.approx(0.08767912285621007, rel=1e-12)

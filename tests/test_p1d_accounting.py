@@ -4,6 +4,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
+from scipy import stats
 
 from shuffle_privacy.p1d_accounting import (ShiftedBinomialProfile, binomial_shift_log_delta, p1d_exact_delta,
                                             p1d_exact_epsilon, p1d_exact_params, p1d_min_b)
@@ -81,3 +82,21 @@ def test_bad_input():
     with pytest.raises(ValueError, match='delta must be in'): p1d_exact_epsilon(0.0, 10, 0.3, 1)
     with pytest.raises(ValueError, match='p must be in'): p1d_min_b(10, 3, 1.0, 1e-6, p=0.7)
     with pytest.raises(ValueError, match='n must be an integer'): p1d_exact_params(0, 1.0, 1e-6)
+
+
+def test_epsilon_below_the_infinite_loss_floor_is_inf():
+    "Bin(100, 1/2) vs a shift by 10: outputs 0..9 have infinite loss, mass P[N < 10] ~ 1.5e-17; below it no finite eps exists."
+    floor = float(stats.binom.cdf(9, 100, 0.5))
+    assert p1d_exact_epsilon(1e-300, 100, 0.5, 10) == math.inf
+    assert p1d_exact_epsilon(floor / 2, 100, 0.5, 10) == math.inf
+    e = p1d_exact_epsilon(floor * 2, 100, 0.5, 10)
+    assert math.isfinite(e) and p1d_exact_delta(e, 100, 0.5, 10) <= floor * 2
+
+def test_epsilon_tol_must_be_positive():
+    with pytest.raises(ValueError, match='tol must be in'): p1d_exact_epsilon(1e-3, 100, 0.5, 10, tol=0.0)
+
+def test_huge_m_fails_clearly_instead_of_exhausting_memory():
+    with pytest.raises(ValueError, match='m\\*p\\*\\(1-p\\) and shift must keep the window'):
+        p1d_exact_delta(1.0, 10**15, 0.5, 10)
+    with pytest.raises(ValueError, match='window'):
+        p1d_exact_delta(1.0, 100, 0.5, 10**9)

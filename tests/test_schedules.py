@@ -106,3 +106,12 @@ def test_shuffled_epsilon_certified_and_inverse_of_sigma_calibration():
     assert gl(el) <= 1e-3 < gl(el - 1e-9)
     assert shuffled_epsilon(0.999, noise='gaussian', sigma=50.0, diameter=1, **kw) == 0.0
     with pytest.raises(ValueError, match='noise must be'): shuffled_epsilon(1e-5, noise='x', **kw)
+
+
+@pytest.mark.parametrize('d', [1e-300, 1e-250, 1e-200])
+def test_schedule_C1_tiny_delta(d):
+    "The geometric bisection took sqrt(lo*hi), which overflows to inf for brackets near 1e300 (ValueError blaming C1 = inf)."
+    from shuffle_privacy.iteration import gaussian_delta_star, laplace_delta_star
+    for f, star in ((gaussian_schedule_C1, gaussian_delta_star), (laplace_schedule_C1, laplace_delta_star)):
+        C1 = f(d, eps=1.0)
+        assert math.isfinite(C1) and star(C1, 1.0) <= d < star(C1*(1 - 1e-12), 1.0)

@@ -7,7 +7,8 @@ from scipy import optimize
 
 from shuffle_privacy.sco import (AbsoluteLoss, HingeLoss, LogisticLoss, MoreauEnvelope, Regularized, SquaredLoss,
                                  _private_mean_grad, clip_rows, make_problem, pagd, pan_private_acsa, pgd, pgd_privacy,
-                                 pgd_round_budget, pgd_rounds, phased, project_ball, psgd, psgd_batch, smoothed_pagd)
+                                 pgd_round_budget, pgd_rounds, phased, project_ball, psgd, psgd_batch, smoothed_pagd,
+                                 smoothing_beta, pagd_batch)
 
 def _data(seed, n=8, d=3):
     rng = np.random.default_rng(seed)
@@ -185,3 +186,21 @@ def test_moreau_needs_prox_and_value_rows():
     for loss in LOSSES:
         ref = np.array([loss.value(P[i], X[i:i+1], y[i:i+1])[0] for i in range(6)])
         assert np.allclose(loss.value_rows(P, X, y), ref, rtol=1e-13, atol=1e-15)
+
+
+@pytest.mark.parametrize('call,msg', [
+    (lambda: smoothing_beta(-1, 1.0, 1.0, 1.0), 'n must be an integer in'),
+    (lambda: smoothing_beta(10, 0.0, 1.0, 1.0), 'V must be in'),
+    (lambda: pgd_round_budget(1.0, 1e-5, 0), 'T must be an integer in'),
+    (lambda: pgd_round_budget(1.0, 2.0, 3), 'delta must be in'),
+    (lambda: pgd_round_budget(-1.0, 1e-5, 3), 'eps must be in'),
+    (lambda: pgd_rounds(0, 10, 1.0, 1e-5), 'n must be an integer in'),
+    (lambda: pgd_rounds(100, 10, 0.0, 1e-5), 'eps must be in'),
+    (lambda: pgd_rounds(100, -1, 1.0, 1e-5, 1.0, False), 'd must be an integer in'),
+    (lambda: pgd_privacy(1.0, 0.0, 3), 'delta must be in'),
+    (lambda: psgd_batch(100, 3, 1.0, 1e-5, 0.0), 'L must be in'),
+    (lambda: pagd_batch(100, 3, 1.0, -1.0, 1.0), 'beta must be in'),
+])
+def test_budget_helpers_reject_bad_input(call, msg):
+    "These returned complex numbers, negative budgets or raised ZeroDivisionError / 'math domain error' before."
+    with pytest.raises(ValueError, match=msg): call()

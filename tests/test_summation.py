@@ -209,6 +209,15 @@ def test_gaussian_sigma_matches_exact_condition():
         f = lambda sig: mp.ncdf(2/(2*sig) - eps*sig/2) - mp.e**eps*mp.ncdf(-2/(2*sig) - eps*sig/2)
         assert f(mp.mpf(s)) <= delta*(1 + 1e-9) and f(mp.mpf(s)*(1 - 1e-6)) > delta
 
+def test_gaussian_sigma_conservative_under_cancellation():
+    "Small eps with tiny delta: the two Phi terms cancel to 1e-4 or worse; sigma must still meet delta exactly (60-digit mpmath)."
+    mp.mp.dps = 60
+    for eps, delta in [(0.01, 1e-100), (0.1, 1e-250), (1e-6, 1e-200), (1e-4, 1e-10)]:
+        s = gaussian_sigma(eps, delta, 1.0)
+        f = lambda sig: mp.ncdf(1/(2*sig) - eps*sig) - mp.e**eps*mp.ncdf(-1/(2*sig) - eps*sig)
+        assert f(mp.mpf(s)) <= delta and f(mp.mpf(s)*(1 - 1e-9)) > delta
+    mp.mp.dps = 15
+
 def test_robust_sum_dropouts_expectation():
     "With only honest users sending, E[estimate] = sum of honest x - (Delta/g) p b (#dropped)."
     from shuffle_privacy.summation import p1d_robust_sum
