@@ -1,10 +1,10 @@
-"Checks of shuffle_privacy.blogs_experiment: per-example clipped gradients against explicit per-example gradients, finite differences, the methods."
+"Checks of shuffle_privacy.experiments.blogs: per-example clipped gradients against explicit per-example gradients, finite differences, the methods."
 import math
 import numpy as np
 import pytest
 from sklearn.datasets import load_digits
 
-from shuffle_privacy.blogs_experiment import mlp_grads, mlp_init, mlp_logits, private_gradient, train
+from shuffle_privacy.experiments.blogs import mlp_grads, mlp_init, mlp_logits, private_gradient, train
 
 X, Y = load_digits(return_X_y=True); X = X / 16.0
 

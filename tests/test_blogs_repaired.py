@@ -1,11 +1,11 @@
-"Cross-checks of shuffle_privacy.blogs_repaired: RDP accounting against dp_accounting, exact GDP, calibration, the step itself, bad input."
+"Cross-checks of shuffle_privacy.mechanisms.blogs_repaired: RDP accounting against dp_accounting, exact GDP, calibration, the step itself, bad input."
 import math
 import numpy as np
 import pytest
 
-from shuffle_privacy.blogs_repaired import (DEFAULT_ORDERS, repaired_blogs_step, repaired_epsilon,
+from shuffle_privacy.mechanisms.blogs_repaired import (DEFAULT_ORDERS, repaired_blogs_step, repaired_epsilon,
                                             repaired_noise_multiplier, repaired_rdp)
-from shuffle_privacy.conversions import gdp_epsilon
+from shuffle_privacy.accounting.conversions import gdp_epsilon
 
 def test_rdp_formula():
     np.testing.assert_allclose(repaired_rdp([2, 10.5], 2.0, 5), [5 * 2 / 8, 5 * 10.5 / 8], rtol=1e-15)

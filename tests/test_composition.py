@@ -1,4 +1,4 @@
-"""Checks of shuffle_privacy.composition against independent references: brute-force enumeration of the E-fold
+"""Checks of shuffle_privacy.accounting.composition against independent references: brute-force enumeration of the E-fold
 canonical (eps, delta) pair in mpmath at 50 digits, the Kairouz-Oh-Viswanath formula in mpmath, dp_accounting's
 PLD, the definition of the Renyi divergence; validity and ordering of the routes; monotonicity; bad inputs."""
 import itertools, math
@@ -8,10 +8,10 @@ import mpmath as mp
 from hypothesis import given, settings, strategies as st
 
 import warnings
-from shuffle_privacy.composition import (exact_epsilon, pld_epsilon, rdp_epsilon, paper_rdp_epsilon, advanced_epsilon,
+from shuffle_privacy.accounting.composition import (exact_epsilon, pld_epsilon, rdp_epsilon, paper_rdp_epsilon, advanced_epsilon,
                                          compare_routes)
-from shuffle_privacy.conversions import dp_tradeoff, composed_dp_tradeoff
-from shuffle_privacy.conversions import optimal_composition_delta, pure_dp_to_rdp, UnsoundConversionWarning
+from shuffle_privacy.accounting.conversions import dp_tradeoff, composed_dp_tradeoff
+from shuffle_privacy.accounting.conversions import optimal_composition_delta, pure_dp_to_rdp, UnsoundConversionWarning
 
 # the exact reference the routes are compared with is 01_conversions' KOV implementation; it is cross-checked here
 # against a brute-force enumeration of the product pair (independent of the binomial formula) and mpmath KOV
@@ -74,7 +74,7 @@ def test_exact_epsilon_inverts_and_is_rounded_up():
 
 @pytest.mark.parametrize('eps, delta, E', [(0.3, 1e-3, 1), (0.7, 1e-2, 3), (1.3, 1e-6, 4), (0.05, 0.1, 5)])
 def test_composed_tradeoff_dual_to_brute_force_profile(eps, delta, E):
-    "The trade-off curve used in 16_multi_epoch (01_conversions' composed_dp_tradeoff) is dual to the brute-force profile."
+    "The trade-off curve used in 17_multi_epoch (01_conversions' composed_dp_tradeoff) is dual to the brute-force profile."
     a = np.linspace(0, 1, 400001)
     f = composed_dp_tradeoff(eps, delta, E, a)
     for et in np.linspace(0, E * eps + 0.3, 7):
@@ -130,7 +130,7 @@ def test_rdp_route_matches_independent_rdp_computation():
 
 
 @pytest.mark.parametrize('eps, delta', [(0.5, 1e-8), (0.1, 1e-8), (1.0, 1e-10), (0.05, 0.0)])
-@pytest.mark.filterwarnings('ignore::shuffle_privacy.conversions.UnsoundConversionWarning')
+@pytest.mark.filterwarnings('ignore::shuffle_privacy.accounting.conversions.UnsoundConversionWarning')
 def test_route_ordering(eps, delta):
     "Every valid route is >= the exact optimum; the paper's RDP route is below it (so it is not a valid bound)."
     Es = [1, 2, 5, 20, 80]
@@ -185,7 +185,7 @@ def test_profile_decreasing_and_bounded(eps, delta, E, x, dx):
     (lambda: paper_rdp_epsilon(0.1, 1e-6, 2, 1e-5, orders=[1.01]), 'no order gives a non-negative RDP value'),
     (lambda: compare_routes(0.1, 1e-6, [0, 2], 1e-5), 'epochs must lie in [1, inf)'),
 ])
-@pytest.mark.filterwarnings('ignore::shuffle_privacy.conversions.UnsoundConversionWarning')
+@pytest.mark.filterwarnings('ignore::shuffle_privacy.accounting.conversions.UnsoundConversionWarning')
 def test_bad_inputs(call, msg):
     with pytest.raises(ValueError) as e: call()
     assert msg in str(e.value), str(e.value)

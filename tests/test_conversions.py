@@ -1,4 +1,4 @@
-"""Cross-checks of shuffle_privacy.conversions against dp_accounting, mpmath (50+ digits) and brute force;
+"""Cross-checks of shuffle_privacy.accounting.conversions against dp_accounting, mpmath (50+ digits) and brute force;
 hypothesis property tests; bad-input tests for every public function."""
 import math, warnings
 import mpmath as mp
@@ -11,7 +11,7 @@ from dp_accounting.rdp import rdp_privacy_accountant as rdp_acc
 from dp_accounting.pld import privacy_loss_mechanism as plm
 
 import itertools
-from shuffle_privacy.conversions import (OrderGridWarning, UnsoundConversionWarning, rdp_to_dp, mironov_rdp_to_dp,
+from shuffle_privacy.accounting.conversions import (OrderGridWarning, UnsoundConversionWarning, rdp_to_dp, mironov_rdp_to_dp,
                                          rdp_to_delta, gdp_delta, gdp_log_delta, gdp_epsilon, GDP_RTOL, gdp_compose,
                                          dp_tradeoff, gdp_tradeoff, pure_dp_to_rdp, paper001_dp_to_rdp,
                                          basic_composition, advanced_composition, heterogeneous_advanced_composition,

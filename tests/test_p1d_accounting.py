@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy import stats
 
-from shuffle_privacy.p1d_accounting import (ShiftedBinomialProfile, binomial_shift_log_delta, p1d_exact_delta,
+from shuffle_privacy.mechanisms.p1d_accounting import (ShiftedBinomialProfile, binomial_shift_log_delta, p1d_exact_delta,
                                             p1d_exact_epsilon, p1d_exact_params, p1d_min_b)
-from shuffle_privacy.summation import p1d_epsilon, p1d_params
+from shuffle_privacy.mechanisms.summation import p1d_epsilon, p1d_params
 
 mp.mp.dps = 60
 

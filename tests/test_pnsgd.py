@@ -1,4 +1,4 @@
-"""Checks of shuffle_privacy.pnsgd: projections (properties and a numerical reference), trainer reproducibility,
+"""Checks of shuffle_privacy.algorithms.pnsgd: projections (properties and a numerical reference), trainer reproducibility,
 convergence to known optima, the noise distributions, the orders, and bad inputs."""
 import math
 import numpy as np
@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 from scipy import optimize, stats
 
-from shuffle_privacy.pnsgd import (Ball, Interval, SquaredLoss, LogisticLoss, make_data, pnsgd, minimize_risk,
+from shuffle_privacy.algorithms.pnsgd import (Ball, Interval, SquaredLoss, LogisticLoss, make_data, pnsgd, minimize_risk,
                                    lipschitz_constants, figure1)
 
 vec = arrays(np.float64, 3, elements=st.floats(-1e3, 1e3))
@@ -185,8 +185,8 @@ def test_bad_inputs(call, msg):
 
 
 def test_pnsgd_delta_wires_the_accountant():
-    from shuffle_privacy.pnsgd import pnsgd_delta
-    from shuffle_privacy.iteration import (gaussian_constants, laplace_constants, shuffled_delta,
+    from shuffle_privacy.algorithms.pnsgd import pnsgd_delta
+    from shuffle_privacy.mechanisms.iteration import (gaussian_constants, laplace_constants, shuffled_delta,
                                            randomly_stopped_delta, entry_delta)
     A, B = gaussian_constants(0.8, L=2.0, sigma=5.0, eta=0.05, diameter=2.0, beta=1.0, rho=0.1)
     kw = dict(n=500, L=2.0, scale=5.0, eta=0.05, K=Ball(1.0), beta=1.0, rho=0.1)
@@ -214,7 +214,7 @@ def test_pnsgd_delta_wires_the_accountant():
 def test_online_gaussian_sigmas_matches_formula_in_mpmath():
     "Eq. (6.4) at 50 digits: sigma_j = M D / (2 eta sqrt(W(j^(2 alpha) / (2 pi C1^2) + C2)))."
     import mpmath as mp
-    from shuffle_privacy.pnsgd import online_gaussian_sigmas
+    from shuffle_privacy.algorithms.pnsgd import online_gaussian_sigmas
     mp.mp.dps = 50
     kw = dict(alpha=1.5, C1=100.0, C2=100.0, eta=0.01, diameter=1.0, beta=0.5, rho=0.2)
     got = online_gaussian_sigmas(2000, **kw)

@@ -1,11 +1,11 @@
-"Tests of shuffle_privacy.sco: gradients and prox oracles vs independent references, envelope properties, convergence, privacy budgets."
+"Tests of shuffle_privacy.algorithms.sco: gradients and prox oracles vs independent references, envelope properties, convergence, privacy budgets."
 import math
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 from scipy import optimize
 
-from shuffle_privacy.sco import (AbsoluteLoss, HingeLoss, LogisticLoss, MoreauEnvelope, Regularized, SquaredLoss,
+from shuffle_privacy.algorithms.sco import (AbsoluteLoss, HingeLoss, LogisticLoss, MoreauEnvelope, Regularized, SquaredLoss,
                                  _private_mean_grad, clip_rows, make_problem, pagd, pan_private_acsa, pgd, pgd_privacy,
                                  pgd_round_budget, pgd_rounds, phased, project_ball, psgd, psgd_batch, smoothed_pagd,
                                  smoothing_beta, pagd_batch)
@@ -162,7 +162,7 @@ def test_bad_inputs():
 
 def test_ridge_problem_closed_form():
     "Least squares + ridge: theta_lam = theta*/(1 + d lam) since Sigma = I/d; the excess is (theta - theta_lam)^T (Sigma + lam I)(theta - theta_lam)/2."
-    from shuffle_privacy.sco import make_ridge_problem
+    from shuffle_privacy.algorithms.sco import make_ridge_problem
     d, lam = 3, 0.5
     P = make_problem('least_squares', d=d); Pr = make_ridge_problem('least_squares', lam, d=d)
     tl = P.theta_star/(1 + d*lam)

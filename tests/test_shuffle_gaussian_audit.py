@@ -1,13 +1,13 @@
-"Checks of shuffle_privacy.shuffle_gaussian_audit: the likelihood-ratio statistic against scipy densities, the audit below Theorem 1."
+"Checks of shuffle_privacy.experiments.shuffle_gaussian_audit: the likelihood-ratio statistic against scipy densities, the audit below Theorem 1."
 import math
 import numpy as np
 import pytest
 from itertools import permutations
 from scipy import stats
 
-from shuffle_privacy.conversions import rdp_to_dp
-from shuffle_privacy.shuffle_gaussian import shuffle_gaussian_rdp
-from shuffle_privacy.shuffle_gaussian_audit import audit_shuffle_gaussian, shuffle_gaussian_log_lr, shuffle_gaussian_sampler
+from shuffle_privacy.accounting.conversions import rdp_to_dp
+from shuffle_privacy.mechanisms.shuffle_gaussian import shuffle_gaussian_rdp
+from shuffle_privacy.experiments.shuffle_gaussian_audit import audit_shuffle_gaussian, shuffle_gaussian_log_lr, shuffle_gaussian_sampler
 
 def test_log_lr_against_mixture_densities():
     "Density of a shuffled release = average over the n! orderings; the ratio for D' vs D must match."

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from shuffle_privacy.shuffle_gaussian import shuffle_gaussian_rdp
-from shuffle_privacy.subsampled_checkin import checkin_rdp_chernoff, checkin_rdp_exact, subsampled_shuffle_gaussian_rdp
+from shuffle_privacy.mechanisms.shuffle_gaussian import shuffle_gaussian_rdp
+from shuffle_privacy.mechanisms.subsampled_checkin import checkin_rdp_chernoff, checkin_rdp_exact, subsampled_shuffle_gaussian_rdp
 
 mp.mp.dps = 50
 
