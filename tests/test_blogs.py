@@ -160,7 +160,7 @@ def test_bad_input(call, msg):
 
 def test_torch_path_matches_published_semantics():
     torch = pytest.importorskip('torch')
-    from shuffle_privacy.mechanisms.blogs import torch_block_shuffle, torch_clip_gradient
+    from shuffle_privacy.experiments.blogs import torch_block_shuffle, torch_clip_gradient
     for n, b in [(12, 3), (10, 4), (1, 1), (7, 9)]:
         x = torch.arange(1., n + 1)
         y = torch_block_shuffle(x, b, torch.Generator().manual_seed(0))

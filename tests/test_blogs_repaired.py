@@ -3,7 +3,8 @@ import math
 import numpy as np
 import pytest
 
-from shuffle_privacy.mechanisms.blogs_repaired import (DEFAULT_ORDERS, repaired_blogs_step, repaired_epsilon,
+from shuffle_privacy.core import DEFAULT_ORDERS
+from shuffle_privacy.mechanisms.blogs_repaired import (repaired_blogs_step, repaired_epsilon,
                                             repaired_noise_multiplier, repaired_rdp)
 from shuffle_privacy.accounting.conversions import gdp_epsilon
 

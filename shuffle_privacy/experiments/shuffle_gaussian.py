@@ -14,7 +14,8 @@ from ..core import check_int, check_positive, check_probability, check_array, lo
 from ..accounting.conversions import (rdp_to_dp, gdp_delta, gdp_epsilon, optimal_composition_epsilon, OrderGridWarning,
                                          pure_dp_to_rdp)
 from ..accounting.composition import exact_epsilon, advanced_epsilon
-from ..mechanisms.shuffle_gaussian import shuffle_gaussian_rdp, shuffle_gaussian_rdp_upper_bound, rdp_to_dp_growing
+from ..mechanisms.shuffle_gaussian import shuffle_gaussian_rdp, shuffle_gaussian_rdp_upper_bound
+from ..accounting.conversions import rdp_to_dp_growing
 from ..mechanisms.subsampled_checkin import checkin_rdp_exact, checkin_rdp_chernoff, _ssg_from_sg
 
 # %% ../../nbs/41_table1.ipynb #589e4da7

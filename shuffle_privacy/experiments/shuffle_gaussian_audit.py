@@ -9,7 +9,7 @@ __all__ = ['shuffle_gaussian_sampler', 'shuffle_gaussian_log_lr', 'audit_shuffle
 import math
 import numpy as np
 from ..core import check_int, check_positive
-from ..mechanisms.blogs import _as_rng
+from ..core import as_rng
 from ..audit import audit, epsilon_lower_bound
 
 # %% ../../nbs/42_shuffle_gaussian_audit.ipynb #ab34196e
@@ -39,7 +39,7 @@ def audit_shuffle_gaussian(n:int, # number of users
                           ):
     "Audit of the shuffle Gaussian for D' = (1,0,...,0) vs D = 0 with the likelihood-ratio detector; returns (AuditResult, threshold)."
     n, trials = check_int('n', n, lo=1), check_int('trials', trials, lo=1)
-    rng = _as_rng(rng)
+    rng = as_rng(rng)
     x0, x1 = np.zeros(n), np.zeros(n); x1[0] = 1.0
     s0, s1 = shuffle_gaussian_sampler(x0, sigma), shuffle_gaussian_sampler(x1, sigma)
     pilot = trials if pilot is None else check_int('pilot', pilot, lo=1)

@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['shuffle_gaussian_log_excess', 'shuffle_gaussian_rdp', 'shuffle_gaussian_rdp_upper_bound', 'integer_partitions',
-           'shuffle_gaussian_rdp_partitions', 'shuffle_gaussian_rdp_curve', 'rdp_to_dp_growing',
-           'shuffle_gaussian_epsilon', 'add_shuffle_gaussian_to_rdp_accountant']
+           'shuffle_gaussian_rdp_partitions', 'shuffle_gaussian_rdp_curve', 'shuffle_gaussian_epsilon',
+           'add_shuffle_gaussian_to_rdp_accountant']
 
 # %% ../../nbs/10_shuffle_gaussian.ipynb #b0ca7b7f
 import math
@@ -167,26 +167,7 @@ def shuffle_gaussian_rdp_curve(n:int, # number of users, >= 1
     return orders, compositions*shuffle_gaussian_rdp(orders, n, sigma)
 
 # %% ../../nbs/10_shuffle_gaussian.ipynb #18fa6f52
-import warnings
-from ..accounting.conversions import rdp_to_dp, OrderGridWarning
-
-def rdp_to_dp_growing(rdp_fn, # callable: integer orders array -> RDP values (same length)
-                      delta:float, # target δ in (0, 1)
-                      max_order:int=32, # largest order of the first grid
-                      limit:int=2**14, # never go beyond this order
-                     )->tuple: # (ε, best order, largest order tried)
-    "rdp_to_dp over orders 2..K, doubling K while the best order is K; warns (OrderGridWarning) if `limit` is reached."
-    K, limit = check_int('max_order', max_order, lo=2), check_int('limit', limit, lo=2)
-    while True:
-        orders = np.arange(2, K + 1)
-        with warnings.catch_warnings():
-            warnings.simplefilter('ignore', OrderGridWarning)
-            eps, best = rdp_to_dp(orders, rdp_fn(orders), delta)
-        if best < K: return eps, int(best), K
-        if K >= limit:
-            warnings.warn(f'rdp_to_dp_growing: best order is still the largest ({K}) at the limit; ε={eps:g} may be improvable', OrderGridWarning)
-            return eps, int(best), K
-        K = min(2*K, limit)
+from ..accounting.conversions import rdp_to_dp_growing
 
 def shuffle_gaussian_epsilon(n:int, # number of users, >= 1
                              sigma:float, # per-user noise standard deviation (sensitivity 1)

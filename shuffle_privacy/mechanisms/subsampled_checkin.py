@@ -10,7 +10,8 @@ import math, warnings
 import numpy as np
 from scipy import special, stats
 from ..core import check_array, check_int, check_positive, check_probability, logsumexp, log_expm1, in_test
-from .shuffle_gaussian import shuffle_gaussian_rdp, rdp_to_dp_growing
+from .shuffle_gaussian import shuffle_gaussian_rdp
+from ..accounting.conversions import rdp_to_dp_growing
 
 # %% ../../nbs/12_subsampled_checkin.ipynb #ee3e9aaf
 def _ssg_from_sg(orders, sg, gamma):
