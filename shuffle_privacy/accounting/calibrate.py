@@ -61,7 +61,13 @@ def _calibrate(eps, eps_t, bracket, discrete, rtol):
         sign, a, b = _direction(eps, lo, hi)
         start = 1
         if sign < 0:   # noise: find hi with ε(hi) <= target, lo with ε(lo) > target
-            lo, hi = expand_bracket(ok, start, 1 if discrete else 1e-12, 2**62 if discrete else 1e12, integer=discrete)
+            try: lo, hi = expand_bracket(ok, start, 1 if discrete else 1e-12, 2**62 if discrete else 1e12,
+                                         integer=discrete)
+            except ValueError:
+                raise ValueError(f'calibrate: the target ε = {eps_t} is not met for any parameter up to '
+                                 f'{2**62 if discrete else 1e12:g}; the accountant cannot certify it (for RdpAccountant, '
+                                 'a tiny ε at a tiny δ needs orders beyond max_order: raise max_order, or use a PLD '
+                                 'accountant)') from None
             if lo is None: raise ValueError('calibrate: the target is met even at the smallest parameter tried; '
                                             'pass a bracket')
         else:          # rounds: find lo with ε(lo) <= target, hi with ε(hi) > target

@@ -134,10 +134,23 @@ def _(event:dp_event.LaplaceDpEvent, orders):
     b = float(event.noise_multiplier)
     if b < 0 or math.isnan(b): raise ValueError(f'LaplaceDpEvent.noise_multiplier must be >= 0; got {b!r}')
     if b == 0: return np.full(orders.shape, np.inf)
-    a = orders
-    with np.errstate(divide='ignore'):
-        K = np.logaddexp(np.log(a/(2*a - 1)) + (a - 1)/b, np.log((a - 1)/(2*a - 1)) - a/b)
-    return np.minimum(K/(a - 1), 1.0/b)   # and never above the pure-DP value ε = 1/b
+    a, u = orders, orders - 1.0
+    with np.errstate(divide='ignore', over='ignore'):
+        K = np.logaddexp(np.log(a/(2*a - 1)) + u/b, np.log(u/(2*a - 1)) - a/b)
+        # near α = 1 or for large b the two terms cancel; there K = log1p(S/(1+2u)) with
+        # S = (1+u) f(u/b) + u f(-(1+u)/b), f(x) = e^x - 1 - x >= 0: a sum of positive terms
+        S = (1 + u)*_expm1_minus_x(u/b) + u*_expm1_minus_x(-a/b)
+        K = np.where(u/b < 1, np.log1p(S/(1 + 2*u)), K)
+    return np.minimum(K/u, 1.0/b)   # and never above the pure-DP value ε = 1/b
+
+def _expm1_minus_x(x):
+    "e^x - 1 - x, without cancellation for small |x| (a series below 1e-2)."
+    x = np.asarray(x, dtype=float)
+    small = np.abs(x) < 1e-2
+    xs = np.where(small, x, 0.0)
+    ser = xs*xs/2*(1 + xs/3*(1 + xs/4*(1 + xs/5*(1 + xs/6))))
+    with np.errstate(over='ignore'):
+        return np.where(small, ser, np.expm1(np.where(small, 0.0, x)) - np.where(small, 0.0, x))
 
 # %% ../../nbs/02_events.ipynb #0f8d61c1
 @rdp_of.register
@@ -228,7 +241,7 @@ def poisson_gaussian_rdp(orders, # Rényi orders, reals > 1
                 t = special.gammaln(al + 1.0) - special.gammaln(k + 1.0) - special.gammaln(al - k + 1.0) \
                     + k*lq + np.where(k < al, (al - k)*l1q, 0.0) + (k*k - k)/(2*z*z)
             out[i] = logsumexp(t)/(al - 1)
-        return np.minimum(out, a/(2*z*z))
+        return np.clip(out, 0.0, a/(2*z*z))      # log of a sum >= 1 can round below 0
     L = int(min(_POISSON_MAX_ORDER, max(2, math.ceil(o.max()))))
     return rdp_from_integer_orders(o, at_ints, L, fallback=lambda a: a/(2*z*z))
 

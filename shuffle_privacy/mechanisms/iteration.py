@@ -7,7 +7,8 @@ __all__ = ['theta', 'Contraction', 'contraction_factor', 'gaussian_constants', '
            'entry_delta', 'randomly_stopped_delta', 'shuffled_delta_mc', 'lemma8_leading', 'lemma8_remainder',
            'lambertw_exp', 'laplace_scale_schedule', 'gaussian_sigma_schedule', 'laplace_delta_star',
            'gaussian_delta_star', 'laplace_schedule_delta', 'gaussian_schedule_delta', 'online_laplace_delta',
-           'online_gaussian_delta']
+           'online_gaussian_delta', 'ShuffledPNSGDEvent', 'ShuffledLaplacePNSGDEvent', 'RandomlyStoppedPNSGDEvent',
+           'OnlineGaussianPNSGDEvent', 'OnlineLaplacePNSGDEvent']
 
 # %% ../../nbs/15_iteration.ipynb #4a38cbb9
 import math, numbers
@@ -591,3 +592,99 @@ def online_gaussian_delta(eps:float, # eps >= 0
     "Online PNSGD with Gaussian noise sigma_j (6.4): exact A_i prod_{t=i+1}^n B_t, or the certified interval of its limit (6.5)."
     p = _online_params('gaussian', eps, i, L, eta, alpha, C1, C2, beta, rho, diameter)
     return _online_delta(p, n, exact_terms)
+
+# %% ../../nbs/15_iteration.ipynb #737d6deb
+import dataclasses
+from ..accounting.events import ProfileEvent
+
+@dataclasses.dataclass(frozen=True)
+class ShuffledPNSGDEvent(ProfileEvent):
+    "One epoch of shuffled projected noisy SGD with Gaussian noise (Theorem 2 with Eq. (1.4)); a privacy profile."
+    n: int # dataset size (steps per epoch), >= 1
+    L: float # Lipschitz constant of the loss, > 0
+    sigma: float # Gaussian noise standard deviation, > 0
+    eta: float # learning rate, 0 < eta <= 2/(beta+rho)
+    diameter: float # diameter of the convex set K, > 0
+    beta: float # smoothness, > 0
+    rho: float # strong convexity, 0 <= rho <= beta
+    def validate(self):
+        self._set('n', check_int('n', self.n, lo=1))
+        gaussian_constants(0.0, **self._kw())      # checks every other field, naming it
+
+    def _kw(self): return dict(L=self.L, sigma=self.sigma, eta=self.eta, diameter=self.diameter, beta=self.beta,
+                               rho=self.rho)
+    def delta(self, epsilon:float)->float:
+        "δ(ε) of one epoch (Theorem 2)."
+        return float(shuffled_delta(*gaussian_constants(epsilon, **self._kw()), self.n))
+
+# %% ../../nbs/15_iteration.ipynb #af0731d6
+@dataclasses.dataclass(frozen=True)
+class ShuffledLaplacePNSGDEvent(ProfileEvent):
+    "One epoch of shuffled PNSGD with Laplace noise on K = [a, b] (Theorem 2 with Eq. (1.5)); a privacy profile."
+    n: int # dataset size, >= 1
+    L: float # Lipschitz constant, > 0
+    v: float # Laplace noise scale, > 0
+    eta: float # learning rate, 0 < eta <= 2/(beta+rho)
+    a: float # K = [a, b], a < b
+    b: float
+    beta: float # smoothness, > 0
+    rho: float # strong convexity, 0 <= rho <= beta
+    def validate(self):
+        self._set('n', check_int('n', self.n, lo=1))
+        laplace_constants(0.0, **self._kw())
+
+    def _kw(self): return dict(L=self.L, v=self.v, eta=self.eta, a=self.a, b=self.b, beta=self.beta, rho=self.rho)
+    def delta(self, epsilon:float)->float:
+        "δ(ε) of one epoch (Theorem 2)."
+        return float(shuffled_delta(*laplace_constants(epsilon, **self._kw()), self.n))
+
+@dataclasses.dataclass(frozen=True)
+class RandomlyStoppedPNSGDEvent(ShuffledPNSGDEvent):
+    "PNSGD stopped at a uniformly random step, Gaussian noise; the index-free bound A/(n(1-B)), capped at 1."
+    def delta(self, epsilon:float)->float:
+        "δ(ε) of one run (the bound for the worst index of the differing entry)."
+        return float(randomly_stopped_delta(*gaussian_constants(epsilon, **self._kw()), self.n))
+
+# %% ../../nbs/15_iteration.ipynb #bb5cb510
+@dataclasses.dataclass(frozen=True)
+class OnlineGaussianPNSGDEvent(ProfileEvent):
+    "Online PNSGD with decaying Gaussian noise (6.4); the differing entry arrives at step i; a privacy profile."
+    i: int # step at which the differing entry is used, >= 1
+    L: float # Lipschitz constant, > 0
+    eta: float # learning rate
+    alpha: float # decay exponent, > 1
+    C1: float # > 0
+    C2: float # >= 0
+    diameter: float # diameter of K, > 0
+    beta: float # smoothness, > 0
+    rho: float # strong convexity, 0 <= rho <= beta
+    n: int = None # number of steps, >= i; None: the limit n -> inf
+    def _kw(self): return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != 'n'}
+    def validate(self):
+        if self.n is not None: self._set('n', check_int('n', self.n, lo=1))
+        self.delta(0.0)
+    def delta(self, epsilon:float)->float:
+        "δ(ε): exact at finite n, the certified upper end of the limit at n=None."
+        d = online_gaussian_delta(epsilon, n=self.n, **self._kw())
+        return float(d[1] if self.n is None else d)
+
+@dataclasses.dataclass(frozen=True)
+class OnlineLaplacePNSGDEvent(ProfileEvent):
+    "Online PNSGD with decaying Laplace noise (6.2) on K = [a, b]; a privacy profile."
+    i: int # step at which the differing entry is used, >= 1
+    L: float # Lipschitz constant, > 0
+    eta: float # learning rate
+    alpha: float # decay exponent, > 1
+    C1: float # > 0
+    C2: float # >= 0
+    a: float # K = [a, b]
+    b: float
+    beta: float # smoothness, > 0
+    rho: float # strong convexity, 0 <= rho <= beta
+    n: int = None # number of steps, >= i; None: the limit n -> inf
+    _kw = OnlineGaussianPNSGDEvent._kw
+    validate = OnlineGaussianPNSGDEvent.validate
+    def delta(self, epsilon:float)->float:
+        "δ(ε): exact at finite n, the certified upper end of the limit at n=None."
+        d = online_laplace_delta(epsilon, n=self.n, **self._kw())
+        return float(d[1] if self.n is None else d)

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['shuffle_gaussian_log_excess', 'shuffle_gaussian_rdp', 'shuffle_gaussian_rdp_upper_bound', 'integer_partitions',
            'shuffle_gaussian_rdp_partitions', 'shuffle_gaussian_rdp_curve', 'shuffle_gaussian_epsilon',
-           'add_shuffle_gaussian_to_rdp_accountant']
+           'ShuffleGaussianEvent']
 
 # %% ../../nbs/10_shuffle_gaussian.ipynb #b0ca7b7f
 import math
@@ -181,18 +181,23 @@ def shuffle_gaussian_epsilon(n:int, # number of users, >= 1
     return rdp_to_dp_growing(lambda o: T*shuffle_gaussian_rdp(o, n, sigma), delta, limit=max_order)[0]
 
 # %% ../../nbs/10_shuffle_gaussian.ipynb #786fb0d8
-def add_shuffle_gaussian_to_rdp_accountant(accountant, # a `dp_accounting.rdp.RdpAccountant`
-                                           n:int, # number of users
-                                           sigma:float, # noise standard deviation (sensitivity 1)
-                                           count:int=1, # number of rounds
-                                          ):
-    "Compose `count` shuffle Gaussian rounds into an RdpAccountant (at non-integer orders uses ε(⌈α⌉), a valid upper bound)."
-    count = check_int('count', count, lo=1)
-    if not (hasattr(accountant, '_orders') and hasattr(accountant, '_rdp')): raise ValueError('accountant must be a dp_accounting RdpAccountant')
-    a = np.asarray(accountant._orders, dtype=float)
-    ok = a > 1
-    up = np.maximum(np.ceil(a[ok]), 2).astype(np.int64)
-    add = np.full(len(a), np.inf)       # orders <= 1: no bound from this curve
-    add[ok] = count*shuffle_gaussian_rdp(up, n, sigma)
-    accountant._rdp = accountant._rdp + add
-    return accountant
+import dataclasses
+from ..accounting.events import Event, rdp_of, rdp_from_integer_orders
+
+_SG_MAX_ORDER = 2**14
+
+@dataclasses.dataclass(frozen=True)
+class ShuffleGaussianEvent(Event):
+    "One round of the shuffle Gaussian mechanism (paper 004, Theorem 1); replace-one, data in an interval of width 1."
+    num_users: int # n: users whose noisy values are shuffled, >= 1
+    noise_multiplier: float # σ divided by the width of the data interval, > 0
+    def validate(self):
+        self._set('num_users', check_int('num_users', self.num_users, lo=1))
+        self._set('noise_multiplier', check_positive('noise_multiplier', self.noise_multiplier))
+
+@rdp_of.register
+def _(event:ShuffleGaussianEvent, orders):
+    n, s = event.num_users, event.noise_multiplier
+    L = int(min(_SG_MAX_ORDER, max(2, math.ceil(orders.max()))))
+    return rdp_from_integer_orders(orders, lambda j: shuffle_gaussian_rdp(j, n, s), L,
+                                   fallback=lambda a: a/(2*s*s))
