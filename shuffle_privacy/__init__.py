@@ -6,7 +6,7 @@
 __all__ = ['Event', 'ProfileEvent', 'UnsupportedEventError', 'rdp_of', 'rdp_from_integer_orders', 'RdpAccountant', 'calibrate',
            'ShuffleGaussianEvent', 'SubsampledShuffleGaussianEvent', 'ShuffledCheckInEvent', 'ShuffledPNSGDEvent',
            'ShuffledLaplacePNSGDEvent', 'RandomlyStoppedPNSGDEvent', 'OnlineGaussianPNSGDEvent',
-           'OnlineLaplacePNSGDEvent']
+           'OnlineLaplacePNSGDEvent', 'RepairedBlogsStepEvent']
 
 # %% ../nbs/09_api.ipynb #2ed69a7f
 __version__ = "0.1.0"
@@ -20,9 +20,10 @@ from .mechanisms.subsampled_checkin import SubsampledShuffleGaussianEvent, Shuff
 from shuffle_privacy.mechanisms.iteration import (
     ShuffledPNSGDEvent, ShuffledLaplacePNSGDEvent, RandomlyStoppedPNSGDEvent, OnlineGaussianPNSGDEvent,
     OnlineLaplacePNSGDEvent)
+from .mechanisms.blogs_repaired import RepairedBlogsStepEvent
 
 # %% ../nbs/09_api.ipynb #256f0d56
 _all_ = ['Event', 'ProfileEvent', 'UnsupportedEventError', 'rdp_of', 'rdp_from_integer_orders', 'RdpAccountant',
          'calibrate', 'ShuffleGaussianEvent', 'SubsampledShuffleGaussianEvent', 'ShuffledCheckInEvent',
          'ShuffledPNSGDEvent', 'ShuffledLaplacePNSGDEvent', 'RandomlyStoppedPNSGDEvent', 'OnlineGaussianPNSGDEvent',
-         'OnlineLaplacePNSGDEvent']
+         'OnlineLaplacePNSGDEvent', 'RepairedBlogsStepEvent']
