@@ -164,3 +164,6 @@ def _get_delta(self, target_epsilon:float, # ε >= 0
 RdpAccountant.get_epsilon_and_optimal_order = _get_epsilon_and_optimal_order
 RdpAccountant.get_epsilon, RdpAccountant.get_delta = _get_epsilon, _get_delta
 RdpAccountant.__abstractmethods__ = frozenset()   # the abstract methods were added cell by cell above
+for _n in ('compose', 'rdp_curve', 'get_epsilon_and_optimal_order', 'get_epsilon', 'get_delta'):
+    _f = RdpAccountant.__dict__[_n]
+    _f.__name__, _f.__qualname__ = _n, f'RdpAccountant.{_n}'   # as if defined in the class body
