@@ -59,19 +59,26 @@ def _log_minus(log_a, b):
     return log_a + math.log1p(-b / a) if b > 0 else log_a
 
 # %% ../nbs/35_audit.ipynb #1d059c35
+def _alpha_for(alpha, joint_confidence):
+    "The per-bound level: `alpha`, or 1 - sqrt(joint) so that two independent one-sided bounds hold jointly."
+    if joint_confidence is None: return check_probability('alpha', alpha)
+    jc = check_probability('joint_confidence', joint_confidence)
+    return -math.expm1(0.5*math.log(jc))    # 1 - sqrt(jc), without cancellation
+
 def epsilon_lower_bound(tp, # detections on the FIRST input, out of `trials`
                         fp, # detections on the SECOND input, out of `trials`
                         trials, # independent runs on each input
                         delta:float=0.0, # the δ at which ε is certified, in [0, 1)
                         alpha:float=0.05, # level of each one-sided Clopper–Pearson bound (see the convention above)
                         one_sided:bool=False, # use only Pr[M(first) in S] <= e^ε Pr[M(second) in S] + δ (one direction of the divergence)
+                        joint_confidence:float=None, # if given, both bounds hold together at this level: alpha = 1 - sqrt(it)
                        )->float:
     "Certified lower bound on ε of an (ε, δ)-DP claim from a distinguishing test; 0 when nothing can be certified."
     trials = check_int('trials', trials, lo=1)
     tp = check_int('tp', tp, lo=0, hi=trials)
     fp = check_int('fp', fp, lo=0, hi=trials)
     delta = check_real('delta', delta, lo=0, hi=1, hi_open=True)
-    alpha = check_probability('alpha', alpha)
+    alpha = _alpha_for(alpha, joint_confidence)
     lp1, lp0, lq1, lq0 = _log_cp_terms(tp, fp, trials, alpha)
     e1 = _log_minus(lp1, delta) - lp0                     # log((p1 - delta) / p0)
     e2 = -math.inf if one_sided else _log_minus(lq0, delta) - lq1   # log((1 - p0 - delta) / (1 - p1))
@@ -82,9 +89,14 @@ def epsilon_lower_bound(tp, # detections on the FIRST input, out of `trials`
 class AuditResult:
     "Outcome of a distinguishing test: counts, confidence level, δ, and the certified lower bound on ε."
     tp:int; fp:int; trials:int; delta:float; alpha:float; epsilon:float
+    @property
+    def joint_confidence(self)->float:
+        "The level at which the certificate holds: both one-sided bounds together, (1 - alpha)^2."
+        return (1 - self.alpha)**2
     def __repr__(self):
         return (f'AuditResult(tp={self.tp}/{self.trials}, fp={self.fp}/{self.trials}, delta={self.delta:g}, '
-                f'alpha={self.alpha:g}: epsilon >= {self.epsilon:.4f})')
+                f'alpha={self.alpha:g}: epsilon >= {self.epsilon:.4f} at joint confidence '
+                f'{100*self.joint_confidence:.2f}%)')
 
 # %% ../nbs/35_audit.ipynb #cf3cb92a
 def audit(sample_first:Callable, # rng -> one output of the mechanism on the first input (or `trials` outputs if `batch`)
@@ -94,12 +106,15 @@ def audit(sample_first:Callable, # rng -> one output of the mechanism on the fir
           rng=None, # numpy Generator or seed
           delta:float=0.0, # δ at which ε is certified
           alpha:float=0.05, # level of each one-sided Clopper–Pearson bound
+          joint_confidence:float=None, # if given, overrides alpha: both bounds hold together at this level
           batch:bool=False, # samplers return all `trials` outputs at once and `detect` is vectorised
           one_sided:bool=False, # certify only the direction first -> second (see `epsilon_lower_bound`)
           progress:bool=False, # show a tqdm progress bar
          )->AuditResult:
     "Run the distinguishing test `trials` times on each input and certify a lower bound on ε for the given δ."
     trials = check_int('trials', trials, lo=1)
+    alpha = _alpha_for(alpha, joint_confidence)
+    delta = check_real('delta', delta, lo=0, hi=1, hi_open=True)
     rng = np.random.default_rng(rng)
     counts = []
     for sample in (sample_first, sample_second):

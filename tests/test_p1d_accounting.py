@@ -92,8 +92,11 @@ def test_epsilon_below_the_infinite_loss_floor_is_inf():
     e = p1d_exact_epsilon(floor * 2, 100, 0.5, 10)
     assert math.isfinite(e) and p1d_exact_delta(e, 100, 0.5, 10) <= floor * 2
 
-def test_epsilon_tol_must_be_positive():
-    with pytest.raises(ValueError, match='tol must be in'): p1d_exact_epsilon(1e-3, 100, 0.5, 10, tol=0.0)
+def test_epsilon_tol_clamped_to_float_resolution_negative_refused():
+    "tol = 0 means: as tight as floats allow (clamped, never looped on); a negative tol is refused."
+    e = p1d_exact_epsilon(1e-3, 100, 0.5, 10, tol=0.0)
+    assert e == pytest.approx(p1d_exact_epsilon(1e-3, 100, 0.5, 10), abs=1e-8)
+    with pytest.raises(ValueError, match='tol must be in'): p1d_exact_epsilon(1e-3, 100, 0.5, 10, tol=-1.0)
 
 def test_huge_m_fails_clearly_instead_of_exhausting_memory():
     with pytest.raises(ValueError, match='m\\*p\\*\\(1-p\\) and shift must keep the window'):

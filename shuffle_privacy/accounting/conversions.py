@@ -13,7 +13,7 @@ __all__ = ['GDP_RTOL', 'OrderGridWarning', 'rdp_to_dp', 'mironov_rdp_to_dp', 'rd
 import math, warnings
 from fractions import Fraction
 import numpy as np
-from scipy import special, optimize, integrate
+from scipy import special, optimize, integrate, stats
 from ..core import (check_positive, check_nonnegative, check_probability, check_int, check_array,
                                   check_same_length, logsumexp, log1mexp, logdiffexp, log_norm_sf, norm_cdf)
 
@@ -96,7 +96,8 @@ def rdp_to_delta(orders, # Rényi orders, reals > 1
     with np.errstate(invalid='ignore', over='ignore', divide='ignore'):
         t1 = (o - 1)*(r - eps + np.log1p(-1/o))
         ld = t1 - np.log(o)
-        ld = ld + 4*_ULP*(np.abs(t1) + np.log(o) + (o - 1)*(np.abs(r) + eps))   # round up
+        slack = 4*_ULP*(np.abs(t1) + np.log(o) + (o - 1)*(np.abs(r) + eps))
+        ld = np.where(np.isfinite(ld), ld + slack, ld)    # round up (and -inf stays -inf for a huge ε)
         bh = np.where(r > 0, 0.5*np.log(-np.expm1(-r)), -np.inf)
         ld = np.minimum(np.minimum(ld, bh), 0.0)
     i = _pick_order_log(ld, o)
@@ -122,6 +123,7 @@ def rdp_to_dp_growing(rdp_fn, # callable: integer orders array -> RDP values (sa
             warnings.warn(f'rdp_to_dp_growing: best order is still the largest ({K}) at the limit; ε={eps:g} may be improvable', OrderGridWarning)
             return eps, int(best), K
         K = min(2*K, limit)
+
 
 
 # %% ../../nbs/01_conversions.ipynb #68156127
@@ -316,7 +318,8 @@ def advanced_composition(eps:float, # per-mechanism ε >= 0
     "Advanced composition ε′ = sqrt(2k log(1/δ′)) ε + kε(e^ε - 1), δ = kδ + δ′ (Dwork, Rothblum and Vadhan 2010)."
     eps, delta = check_nonnegative('eps', eps), check_probability('delta', delta, closed=True)
     k, dp = check_int('k', k, lo=1), check_probability('delta_prime', delta_prime)
-    e = math.sqrt(2*k*math.log(1/dp))*eps + k*eps*math.expm1(eps)
+    # -log(δ′), not log(1/δ′): 1/δ′ overflows for a subnormal δ′; e^ε - 1 beyond 709 exceeds the float range
+    e = math.sqrt(-2*k*math.log(dp))*eps + (k*eps*math.expm1(eps) if eps < 709 else math.inf)
     return float(_up(e, 6)), float(min(1.0, _up(k*delta + dp, 2)))
 
 def heterogeneous_advanced_composition(eps, # ε_j >= 0 (1-d array)
@@ -327,7 +330,8 @@ def heterogeneous_advanced_composition(eps, # ε_j >= 0 (1-d array)
     e, d = _eps_delta_arrays(eps, delta)
     dp = check_probability('delta_prime', delta_prime)
     n = 6 + math.ceil(math.log2(len(e)))
-    ep = math.sqrt(2*math.log(1/dp)*float(np.sum(e*e))) + float(np.sum(e*np.expm1(e)))
+    with np.errstate(over='ignore'):
+        ep = math.sqrt(-2*math.log(dp)*float(np.sum(e*e))) + float(np.sum(e*np.expm1(e)))
     return float(_up(ep, n)), float(min(1.0, _up(float(np.sum(d)) + dp, n)))
 
 def cjmp_composition(eps, # ε_j >= 0 of the d coordinates (1-d array)
@@ -338,20 +342,34 @@ def cjmp_composition(eps, # ε_j >= 0 of the d coordinates (1-d array)
     e, d = _eps_delta_arrays(eps, delta)
     g = check_probability('gamma', gamma)
     n = 6 + math.ceil(math.log2(len(e)))
-    ep = float(np.sum(e*np.expm1(e))) + 2*math.sqrt(math.log(1/g)*float(np.sum(e*e)))
+    with np.errstate(over='ignore'):
+        ep = float(np.sum(e*np.expm1(e))) + 2*math.sqrt(-math.log(g)*float(np.sum(e*e)))
     return float(_up(ep, n)), float(min(1.0, _up(float(np.sum(d)) + g, n)))
 
 # %% ../../nbs/01_conversions.ipynb #36655426
+_KOV_MAX_TERMS = 200_000
+
 def _kov_log_delta_rr(eps, k, eps_g):
-    "log δ_RR(ε_g) of k-fold randomized response at ε (−inf when it is 0)."
-    l = np.arange(k + 1, dtype=float)
+    "log δ_RR(ε_g) of k-fold randomized response at ε (−inf when it is 0); an upper bound for very large k."
+    l_max = math.ceil((k - eps_g/eps)/2) - 1 if eps > 0 else -1     # the terms with L = (k-2ℓ)ε > ε_g
+    while l_max >= 0 and (k - 2*l_max)*eps <= eps_g: l_max -= 1
+    if l_max < 0: return -math.inf
+    # ℓ ~ Bin(k, q), q = 1/(1+e^ε): beyond 40 standard deviations of the mean the terms are below e^-800 of the
+    # peak. For large k only that window is summed, and the binomial mass outside it is added in full (each
+    # term is its pmf times a factor in [0, 1]), so the result stays an upper bound with O(sqrt(k)) memory.
+    q = 1/(1 + math.exp(eps))
+    lo, hi = 0, l_max
+    if l_max + 1 > _KOV_MAX_TERMS:
+        w = math.ceil(40*math.sqrt(k*q*(1 - q))) + 64
+        lo, hi = max(0, math.floor(k*q) - w), min(l_max, math.ceil(k*q) + w)
+    if hi < lo: lo = hi = l_max
+    l = np.arange(lo, hi + 1, dtype=float)
     L = (k - 2*l)*eps
-    m = L > eps_g
-    if not m.any(): return -math.inf
-    l, L = l[m], L[m]
     lc = special.gammaln(k + 1) - special.gammaln(l + 1) - special.gammaln(k - l + 1)
-    terms = lc + (k - l)*eps + log1mexp(np.minimum(eps_g - L, 0.0)) - k*np.logaddexp(0.0, eps)
-    return logsumexp(terms)
+    out = logsumexp(lc + (k - l)*eps + log1mexp(np.minimum(eps_g - L, 0.0)) - k*np.logaddexp(0.0, eps))
+    if lo > 0: out = np.logaddexp(out, stats.binom.logcdf(lo - 1, k, q))
+    if hi < l_max: out = np.logaddexp(out, stats.binom.logsf(hi, k, q))
+    return float(out)
 
 def _kov_delta(eps, delta, k, eps_g):
     "δ_opt(ε_g) = [1-(1-δ)^k] + (1-δ)^k δ_RR(ε_g) for validated inputs, each part rounded up."
@@ -359,7 +377,7 @@ def _kov_delta(eps, delta, k, eps_g):
     l1 = k*math.log1p(-delta)                                      # log (1-δ)^k
     A = delta if k == 1 else float(_up(-math.expm1(l1), 2))        # exact for k = 1
     lrr = _kov_log_delta_rr(eps, k, eps_g)
-    if lrr == -math.inf: return A
+    if lrr == -math.inf: return min(1.0, A)
     # absolute error of the summed logs: a few ulps of log k!, of k log(1+e^ε) and of (k-ℓ)ε
     err = 4*_ULP*(float(special.gammaln(k + 1)) + k*(2*eps + math.log1p(math.exp(-eps)) + math.log(2)) + abs(l1)) + 1e-15
     B = math.exp(l1 + lrr)*(1 + 2*err)

@@ -14,7 +14,8 @@ import numpy as np
 from scipy import special
 import dp_accounting
 from dp_accounting import dp_event
-from ..core import check_array, check_int, check_positive, check_probability, check_real, logsumexp
+from ..core import (check_array, check_int, check_positive, check_probability, check_real, logsumexp,
+                                  log_expm1)
 
 # %% ../../nbs/02_events.ipynb #68d23530
 class UnsupportedEventError(dp_accounting.UnsupportedEventError, ValueError):
@@ -186,6 +187,7 @@ def wbk_subsampled_rdp(orders, # integer Rényi orders λ >= 2
                        inner, # callable: integer orders 2..L -> RDP of the inner mechanism (replace-one)
                        sampling_rate:float, # γ = m/n in (0, 1]
                        chunk:int=256, # orders per block (bounds the memory of the λ x j table)
+                       cap:bool=True, # also take the min with the inner curve (sound, see above)
                       )->np.ndarray:
     "Wang–Balle–Kasiviswanathan Theorem 9: RDP of subsampling without replacement, replace-one, min with the inner curve."
     o = check_array('orders', orders, lo=2, integer=True).astype(np.int64).ravel()
@@ -194,9 +196,9 @@ def wbk_subsampled_rdp(orders, # integer Rényi orders λ >= 2
     L = int(o.max())
     j = np.arange(2, L + 1)
     eps = np.asarray(inner(j), dtype=float)
-    if np.isinf(eps[0]): return eps[o - 2]
+    if np.isinf(eps[0]): return np.full(o.shape, np.inf)
     lg, e2 = math.log(g), eps[0]
-    t2 = 2*lg + min(math.log(4.0) + math.log(math.expm1(e2)) if e2 > 0 else -np.inf, math.log(2.0) + e2)
+    t2 = 2*lg + min(math.log(4.0) + float(log_expm1(e2)) if e2 > 0 else -np.inf, math.log(2.0) + e2)
     base = np.where(j == 2, t2, math.log(2.0) + j*lg + (j - 1)*eps) - special.gammaln(j + 1.0)
     out = np.empty(o.shape)
     for s in range(0, len(o), chunk):
@@ -205,7 +207,7 @@ def wbk_subsampled_rdp(orders, # integer Rényi orders λ >= 2
             + base[None, :]
         T[j[None, :] > lam[:, None]] = -np.inf
         out[s:s + chunk] = np.logaddexp(0.0, logsumexp(T, axis=1))/(lam - 1.0)
-    return np.minimum(out, eps[o - 2])
+    return np.minimum(out, eps[o - 2]) if cap else out
 
 # %% ../../nbs/02_events.ipynb #38f3e4c1
 _WOR_MAX_ORDER = 4096

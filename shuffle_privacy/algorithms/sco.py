@@ -12,7 +12,7 @@ __all__ = ['project_ball', 'clip_rows', 'Loss', 'LogisticLoss', 'SquaredLoss', '
 import math
 from dataclasses import dataclass, field
 import numpy as np
-from ..core import check_int, check_real, check_positive, check_array
+from ..core import check_int, check_real, check_positive, check_array, as_rng
 from ..mechanisms.summation import pvec_sum, pvec_params, pvec_variance, _check_eps_delta
 
 # %% ../../nbs/32_shuffle_sco.ipynb #c27388de
@@ -216,12 +216,13 @@ def _bits(b, d, eps, delta, L):
 def psgd(loss:Loss, # loss with L and R
          X, y, # the n users' data, used in disjoint batches
          eps:float, delta:float, # privacy of the whole protocol, 0 < eps <= 15, 0 < delta < 1/2
-         rng:np.random.Generator,
+         rng=None,
          b:int|None=None, # batch size; default `psgd_batch` (Thm 4.1 with exact constants)
          eta:float|None=None, # step size; default D/(L_G sqrt T)
          theta0=None, # starting point (default 0)
         )->SCOResult:
     "PSGD (Alg 3): sequentially interactive shuffle-private SGD; each user in one batch; (eps, delta)-shuffle private."
+    rng = as_rng(rng)
     X = check_array('X', X, ndim=2); n, d = X.shape; eps, delta = _check_eps_delta(eps, delta)
     R, L = loss.R, loss.L; D = 2*R
     b = psgd_batch(n, d, eps, delta, L) if b is None else check_int('b', b, lo=1, hi=n)
@@ -262,13 +263,14 @@ def _acsa(grad_fn, n_rounds, d, R, sigma, beta, theta0, c_beta=4.0, D=None):
     return ag
 
 def pagd(loss:Loss, # smooth loss (finite beta), with L and R
-         X, y, eps:float, delta:float, rng:np.random.Generator,
+         X, y, eps:float, delta:float, rng=None,
          b:int|None=None, # batch size; default Theorem 4.3's
          theta0=None,
          c_beta:float=4.0, # constant on beta in L_t (see text)
          D:float|None=None, # distance scale in b and L_t; default the diameter 2R
         )->SCOResult:
     "PAGD (Alg 4): sequentially interactive shuffle-private AC-SA; (eps, delta)-shuffle private (each user in one batch)."
+    rng = as_rng(rng)
     X, n, d, eps, delta = _check_common(loss, X, eps, delta)
     if not math.isfinite(loss.beta): raise ValueError('pagd needs a smooth loss (finite beta); wrap it in MoreauEnvelope')
     R, L = loss.R, loss.L; D = 2*R if D is None else check_positive('D', D)
@@ -290,12 +292,13 @@ def smoothing_beta(n:int, V:float, L:float, D:float)->float:
     return L**(5/3)*n**(2/3)/(D*V**(1/3))
 
 def smoothed_pagd(loss:Loss, # non-smooth loss with a prox oracle
-                  X, y, eps:float, delta:float, rng:np.random.Generator,
+                  X, y, eps:float, delta:float, rng=None,
                   beta:float|None=None, # smoothing parameter; default Theorem 4.7's
                   theta0=None,
                   D:float|None=None, # distance scale; default the diameter 2R
                  )->SCOResult:
     "Theorem 4.7: PAGD on the Moreau envelope of a non-smooth loss; (eps, delta)-shuffle private."
+    rng = as_rng(rng)
     X, n, d, eps, delta = _check_common(loss, X, eps, delta)
     D = 2*loss.R if D is None else check_positive('D', D)
     beta = smoothing_beta(n, _V(d, eps, delta, loss.L), loss.L, D) if beta is None else check_positive('beta', beta)
@@ -307,12 +310,13 @@ def smoothed_pagd(loss:Loss, # non-smooth loss with a prox oracle
 def _phase_count(n): return max(1, math.ceil(math.log(max(math.log(max(n, 3)), 1.0))))
 
 def phased(loss:Loss, # loss; lam > 0 (e.g. Regularized) or pass `lam`
-           X, y, eps:float, delta:float, rng:np.random.Generator,
+           X, y, eps:float, delta:float, rng=None,
            lam:float|None=None, # strong convexity; default loss.lam
            inner:str='auto', # 'pagd', 'smoothed_pagd', 'pgd' or 'auto' (by smoothness)
            k:int|None=None, # number of phases; default ceil(ln ln n)
            **inner_kw)->SCOResult:
     "Theorem 4.8's reduction: k disjoint groups, the convex method run on each from the previous output; (eps, delta)-shuffle private."
+    rng = as_rng(rng)
     X, n, d, eps, delta = _check_common(loss, X, eps, delta)
     lam = loss.lam if lam is None else check_positive('lam', lam)
     if lam <= 0: raise ValueError('lam must be in (0, inf) for the strongly convex reduction')
@@ -351,7 +355,7 @@ def pgd_privacy(eps:float, delta:float, T:int)->tuple:
     import shuffle_privacy.accounting.conversions as cv
     return cv.advanced_composition(e0, d0, T, delta/(T + 1))
 
-def pgd(loss:Loss, X, y, eps:float, delta:float, rng:np.random.Generator,
+def pgd(loss:Loss, X, y, eps:float, delta:float, rng=None,
         T:int|None=None, # rounds; default Lemma B.6's
         eta:float|None=None, # step; default D/(L sqrt T)
         theta0=None,
@@ -359,6 +363,7 @@ def pgd(loss:Loss, X, y, eps:float, delta:float, rng:np.random.Generator,
         D:float|None=None, # distance scale in eta and beta; default the diameter 2R
        )->SCOResult:
     "PGD (Alg 5): fully interactive shuffle-private gradient descent over all n users each round; advanced composition across rounds."
+    rng = as_rng(rng)
     X, n, d, eps, delta = _check_common(loss, X, eps, delta)
     D = 2*loss.R if D is None else check_positive('D', D)
     info = {}
@@ -385,9 +390,10 @@ def pgd(loss:Loss, X, y, eps:float, delta:float, rng:np.random.Generator,
 def pan_private_acsa(loss:Loss, X, y,
                      eps:float, # 0 < eps < 1 (Gaussian mechanism of Lemma C.5)
                      delta:float, # 0 < delta < 1
-                     rng:np.random.Generator,
+                     rng=None,
                      b:int|None=None, theta0=None, c_beta:float=4.0)->SCOResult:
     "Algorithm 6: pan-private AC-SA with two Gaussian noises per batch, zeta^2 = 8 L^2 log(2/delta)/(b eps)^2; (eps, delta)-pan-private."
+    rng = as_rng(rng)
     X = check_array('X', X, ndim=2); n, d = X.shape
     eps = check_real('eps', eps, lo=0, hi=1, lo_open=True, hi_open=True)
     delta = check_real('delta', delta, lo=0, hi=1, lo_open=True, hi_open=True)

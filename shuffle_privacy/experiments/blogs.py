@@ -103,6 +103,7 @@ def private_gradient(method:str, # 'nonprivate', 'blogs', 'dpsgd', 'repaired' or
                      sigma:float|None=None, # noise multiplier (dpsgd, repaired): noise std 2Cσ
                     )->list:
     "The gradient each method hands to the optimizer for one step (one accumulated batch)."
+    rng = as_rng(rng)
     if method == 'nonprivate': return mlp_grads(params, X, y)
     if method == 'blogs':
         return [block_shuffle(clip_gradient(g, clip), b, rng) for g, b in zip(mlp_grads(params, X, y), block_sizes)]

@@ -139,7 +139,7 @@ def _as_contraction(B, name='B'):
 def _contraction_from_log1m(l1m):
     "Contraction from log(1 - B) alone (used when 1 - B is exact, as for Laplace noise)."
     c = np.exp(l1m)
-    b = np.where(l1m < _LOG_HALF, -np.expm1(l1m), 1.0 - c)
+    b = -np.expm1(l1m)      # B = 1 - e^{l1m} through expm1: accurate also when B is tiny
     return Contraction(_scalarize(b), _scalarize(c))
 
 def _contraction_from_parts(lt, l1m):
@@ -291,9 +291,15 @@ def lemma8_remainder(eps:float, *, c:float, sigma):
     eps = _check_eps(eps); c = check_positive('c', c); sigma = _pos_or_array('sigma', sigma)
     s = np.asarray(sigma, dtype=float)
     u, w = c/(2*s), eps*s/c
-    with np.errstate(over='ignore'):
-        R = lambda x: math.sqrt(math.pi/2)*special.erfcx(x/_SQRT2)
-        bracket = np.exp(-w*w/2)*(R(u - w) + R(u + w))
+    # e^{-w²/2} R(x) with the Mills ratio R(x) = Q(x)/φ(x) = √(π/2) erfcx(x/√2). For x = u - w < 0, R(x) grows like
+    # e^{x²/2} and the product e^{-w²/2}·R(x) is 0·inf at large w; there we use log R(x) = log Q(x) + x²/2 + log √(2π)
+    # with -w²/2 + x²/2 = u(u - 2w)/2 (no cancellation, and negative since |x| < w). For x >= 0 erfcx is accurate.
+    A = np.asarray(u - w, dtype=float)
+    R = lambda x: math.sqrt(math.pi/2)*special.erfcx(x/_SQRT2)
+    with np.errstate(over='ignore', under='ignore'):
+        t1 = np.where(A >= 0, np.exp(-w*w/2)*R(np.maximum(A, 0.0)),
+                      np.exp(u*(u - 2*w)/2 + special.log_ndtr(-np.minimum(A, 0.0)) + 0.5*math.log(2*math.pi)))
+        bracket = t1 + np.exp(-w*w/2)*R(u + w)
     return _scalarize(bracket - 4*s/c)
 
 # %% ../../nbs/15_iteration.ipynb #69a23585

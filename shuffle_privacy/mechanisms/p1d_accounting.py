@@ -10,11 +10,16 @@ __all__ = ['ShiftedBinomialProfile', 'binomial_shift_log_delta', 'p1d_exact_delt
 import math
 import numpy as np
 from scipy import stats
-from ..core import check_int, check_real, check_positive, check_probability, logsumexp, log1mexp
+from ..core import (check_int, check_real, check_positive, check_probability, logsumexp, log1mexp,
+                                  monotone_search, expand_bracket)
 from .summation import p1d_params, p1d_epsilon, _ceil_sqrt
 
 # %% ../../nbs/21_p1d_exact_accounting.ipynb #7da5e4b2
 _MAX_WINDOW = 10**8                     # points of the binomial pmf held in memory (~0.8 GB per array)
+# Rounding: scipy's binomial log pmf is accurate to ~1e-15 (1 + |log P|); we assume a 1000x margin, _LP_ERR, and
+# evaluate every term with P(z) rounded up and P(z - k) rounded down by it, so the profile is an upper bound
+# (tests/test_p1d_accounting.py checks it against exact rational arithmetic), then clip it to [0, 1].
+_LP_ERR = 1e-12
 
 class ShiftedBinomialProfile:
     "Privacy profile of N vs N + k, N ~ Bin(m, p), for shifts k = +shift and -shift; the log pmf is evaluated once."
@@ -48,31 +53,30 @@ class ShiftedBinomialProfile:
         eps = check_real('eps', eps, lo=0)
         if self.shift == 0: return -math.inf
         if sign is None: return max(self.log_delta(eps, +1), self.log_delta(eps, -1))
-        L = self.L[sign]; on = L > eps
+        # round up: each log pmf carries an error below _LP_ERR (1 + |log P|); take P(z) high and P(z - k) low
+        L = self.L[sign] + _LP_ERR*(2 + np.abs(self.lp) + np.abs(self.lp - self.L[sign]))
+        on = L > eps
         with np.errstate(invalid='ignore'):
-            t = self.lp[on] + np.where(np.isinf(L[on]), 0.0, log1mexp(np.minimum(eps - L[on], 0.0)))
-        return logsumexp(np.append(t, self.log_tail))
+            t = self.lp[on] + _LP_ERR*(1 + np.abs(self.lp[on])) \
+                + np.where(np.isinf(L[on]), 0.0, log1mexp(np.minimum(eps - L[on], 0.0)))
+        return min(0.0, logsumexp(np.append(t, self.log_tail)) + 1e-14)
 
     def delta(self, eps:float)->float:
         "Exact privacy profile delta(eps) = max over k = +-shift of H_{e^eps}(N || N + k), rounded up by the tail mass."
-        return math.exp(self.log_delta(eps))
+        return min(1.0, float(np.nextafter(math.exp(self.log_delta(eps)), np.inf)))
 
     def epsilon(self, delta:float, tol:float=1e-9)->float:
         "Smallest epsilon (bisection, rounded up to tol) with delta(eps) <= delta; inf if delta is below the mass of infinite loss."
         delta = check_probability('delta', delta); ld = math.log(delta)
-        tol = check_positive('tol', tol)
+        tol = check_real('tol', tol, lo=0)          # below float resolution it is clamped by monotone_search
         ok = lambda e: self.log_delta(e) <= ld
         if ok(0.0): return 0.0
         finite = [float(np.max(L[np.isfinite(L)], initial=0.0)) for L in self.L.values()]
         if not ok(max(finite + [0.0])): return math.inf   # beyond the largest finite loss only infinite-loss mass and the tail remain
         hi = 1.0
-        while not ok(hi): hi *= 2
+        while not ok(hi): hi *= 2                         # terminates: ok holds at the largest finite loss
         lo = 0.0 if hi == 1.0 else hi/2
-        while hi - lo > tol:
-            mid = (lo + hi)/2
-            if ok(mid): hi = mid
-            else: lo = mid
-        return hi
+        return monotone_search(ok, lo, hi, xtol=tol, rtol=0.0)
 
 def binomial_shift_log_delta(m:int, # number of Bernoulli trials of the noise
                              p:float, # success probability, 0 < p < 1
@@ -98,7 +102,12 @@ def p1d_exact_epsilon(delta:float, # target delta in (0, 1)
                       tol:float=1e-9, # absolute tolerance on epsilon (the result is rounded up)
                      )->float:
     "Smallest epsilon (rounded up to tol) with p1d_exact_delta(eps) <= delta."
-    return ShiftedBinomialProfile(m, p, g).epsilon(delta, tol)
+    delta = check_probability('delta', delta)
+    return ShiftedBinomialProfile(m, p, g, width=_width_for(delta)).epsilon(delta, tol)
+
+def _width_for(delta:float)->float:
+    "Standard deviations to sum exactly so that the tail mass added whole (about e^{-w²/2}) stays far below delta."
+    return max(25.0, math.sqrt(2*math.log(1/delta)) + 8.0)
 
 # %% ../../nbs/21_p1d_exact_accounting.ipynb #257b3a7b
 def p1d_min_b(n:int, # number of users
@@ -111,16 +120,11 @@ def p1d_min_b(n:int, # number of users
     n = check_int('n', n, lo=1); g = check_int('g', g, lo=1)
     eps = check_positive('eps', eps); delta = check_probability('delta', delta)
     p = check_real('p', p, lo=0, hi=0.5, lo_open=True)
-    ld = math.log(delta)
-    ok = lambda b: ShiftedBinomialProfile(b*n, p, g).log_delta(eps) <= ld
-    hi = 1
-    while not ok(hi): hi *= 2
-    lo = hi//2
-    while hi - lo > 1:
-        mid = (lo + hi)//2
-        if ok(mid): hi = mid
-        else: lo = mid
-    return hi
+    ld, w = math.log(delta), _width_for(delta)
+    ok = lambda b: ShiftedBinomialProfile(b*n, p, g, width=w).log_delta(eps) <= ld
+    lo, hi = expand_bracket(ok, 1, 1, 2**50, integer=True, factor=2)
+    if lo is None: return 1
+    return monotone_search(ok, lo, hi, integer=True)
 
 def p1d_exact_params(n:int, eps:float, delta:float, g:int|None=None, p:float=0.5)->tuple:
     "(g, b, p) with g = ceil(sqrt n) (default) and the smallest b for which the exact profile gives (eps, delta)."

@@ -10,7 +10,7 @@ __all__ = ['fit_rate', 'laplace_online_log_integral', 'calibrate_gaussian_sigma'
 import math
 import numpy as np
 from scipy import special, integrate
-from ..core import check_real, check_positive, check_nonnegative, check_int, check_probability
+from ..core import check_real, check_positive, check_nonnegative, check_int, check_probability, monotone_search
 from .iteration import (
     gaussian_constants, laplace_constants, shuffled_delta, randomly_stopped_delta, contraction_factor,
     gaussian_sigma_schedule, laplace_scale_schedule, gaussian_delta_star, laplace_delta_star,
@@ -128,17 +128,14 @@ def shuffled_epsilon(delta:float, # target delta in (0, 1)
     elif noise == 'laplace':
         AB = lambda e: laplace_constants(e, L=L, v=v, eta=eta, a=a, b=b, beta=beta, rho=rho)
     else: raise ValueError(f"noise must be 'gaussian' or 'laplace'; got {noise!r}")
+    atol = check_real('atol', atol, lo=0)       # 0 (or anything below float resolution) means: as tight as floats allow
     ok = lambda e: shuffled_delta(*AB(e), n) <= delta
     if ok(0.0): return 0.0
     lo, hi = 0.0, 1.0
     while not ok(hi):
         lo, hi = hi, 2*hi
         if hi > 1e4: raise ValueError('no eps <= 1e4 reaches the target delta')
-    while hi - lo > atol*max(1.0, hi):
-        mid = 0.5*(lo + hi)
-        if ok(mid): hi = mid
-        else: lo = mid
-    return hi
+    return monotone_search(ok, lo, hi, xtol=atol, rtol=0.0)   # capped; stops at float resolution
 
 # %% ../../nbs/16_noise_schedules.ipynb #d546bf31
 def _c_for_delta_star(d:float)->float:

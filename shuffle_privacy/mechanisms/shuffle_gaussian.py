@@ -107,9 +107,18 @@ def shuffle_gaussian_rdp(orders, # integer Rényi orders λ >= 2 (scalar or arra
     `11_shuffle_gaussian_soundness` and are not covered. Always <= λ/(2σ²) (Corollary 1)."""
     o, n, sigma = _validate(orders, n, sigma)
     shape = np.shape(orders)
-    if n == 1: return (o/(2.0*sigma**2)).reshape(shape)
+    c = 0.5/sigma/sigma                      # 1/(2σ²) without overflowing σ² for huge σ
+    if n == 1 or c > 1e20 or c < 1e-290: return _corollary1(o, c).reshape(shape)
     logS = shuffle_gaussian_log_excess(o, n, sigma)
     return (np.logaddexp(0.0, logS)/(o - 1.0)).reshape(shape)
+
+def _corollary1(o, c):
+    "λc = λ/(2σ²), rounded up (and at least the smallest positive float when c > 0)."
+    with np.errstate(over='ignore'):
+        r = np.nextafter(o*c, np.inf)
+    return np.maximum(r, np.nextafter(0.0, 1.0)) if c > 0 else np.full(o.shape, np.nextafter(0.0, 1.0))
+
+
 
 # %% ../../nbs/10_shuffle_gaussian.ipynb #ddc58af9
 def shuffle_gaussian_rdp_upper_bound(orders, # integer Rényi orders λ >= 2

@@ -12,35 +12,29 @@ import numpy as np
 from scipy import special, stats
 from ..core import check_array, check_int, check_positive, check_probability, logsumexp, log_expm1, in_test
 from .shuffle_gaussian import shuffle_gaussian_rdp
+from ..accounting.events import wbk_subsampled_rdp, monotone_envelope
 from ..accounting.conversions import rdp_to_dp_growing
 
 # %% ../../nbs/12_subsampled_checkin.ipynb #ee3e9aaf
 def _ssg_from_sg(orders, sg, gamma):
-    "Theorem 2 given sg[j-2] = ε^SG(j) for j = 2..max(orders); returns ε^SSG at `orders`."
-    L = len(sg) + 1
-    j = np.arange(2, L + 1)
-    lam = np.asarray(orders, dtype=np.int64)
-    lg = math.log(gamma)
-    logC = special.gammaln(lam[:, None] + 1.0) - special.gammaln(j[None, :] + 1.0) - special.gammaln(np.maximum(lam[:, None] - j[None, :], 0) + 1.0)
-    e2 = sg[0]
-    t2 = 2*lg + min(math.log(4.0) + math.log(math.expm1(e2)) if e2 > 0 else -np.inf, math.log(2.0) + e2)
-    T = math.log(2.0) + j[None, :]*lg + logC + (j[None, :] - 1)*sg[None, :]
-    T[:, 0] = t2 + logC[:, 0]
-    T[j[None, :] > lam[:, None]] = -np.inf
-    return np.logaddexp(0.0, logsumexp(T, axis=1))/(lam - 1.0)
+    "Theorem 2 alone (no cap) given sg[j-2] = ε^SG(j) for j = 2..max(orders); returns ε^SSG at `orders`."
+    return wbk_subsampled_rdp(orders, lambda j: sg[np.asarray(j) - 2], gamma, cap=False)
 
 def subsampled_shuffle_gaussian_rdp(orders, # integer Rényi orders λ >= 2
                                     m:int, # number of sampled (and shuffled) users, >= 1
                                     gamma:float, # sampling rate m/n in (0, 1]
                                     sigma:float, # noise standard deviation (sensitivity 1)
                                    )->np.ndarray:
-    "Theorem 2: RDP upper bound of sampling m users without replacement (rate γ), Gaussian noise, shuffling (replace-one)."
+    """Theorem 2: RDP upper bound of sampling m users without replacement (rate γ), Gaussian noise, shuffling (replace-one).
+    Departs from the printed theorem in two sound ways (see the notebook): the minimum with the un-subsampled
+    Theorem 1 curve, and the monotone envelope in λ (Rényi divergence is non-decreasing in the order)."""
     o = check_array('orders', orders, lo=2, integer=True).astype(np.int64)
     m, gamma, sigma = check_int('m', m, lo=1), check_probability('gamma', gamma, closed=True), check_positive('sigma', sigma)
     if gamma == 0: raise ValueError('gamma must be in (0, 1]; got 0')
     L = int(o.max())
     sg = shuffle_gaussian_rdp(np.arange(2, L + 1), m, sigma)
-    return np.minimum(_ssg_from_sg(o.ravel(), sg, gamma), sg[o.ravel() - 2]).reshape(np.shape(orders))
+    r = np.minimum(_ssg_from_sg(o.ravel(), sg, gamma), sg[o.ravel() - 2])
+    return monotone_envelope(o.ravel().astype(float), r).reshape(np.shape(orders))
 
 # %% ../../nbs/12_subsampled_checkin.ipynb #3b6ee436
 def _ssg_many_k(orders, ks, gamma, sigma):
@@ -59,7 +53,9 @@ def checkin_rdp_exact(orders, # integer Rényi orders λ >= 2
                       tail:float=1e-15, # target size of the certified remainder relative to e^{(λ-1)ε} (sets the truncation)
                       return_details:bool=False, # also return (k_lo, k_hi, log of the certified dropped part)
                      ):
-    "Eq. 17 (shuffled check-in RDP) summed exactly over the central binomial range + a certified bound on the dropped tails."
+    """Eq. 17 (shuffled check-in RDP) summed exactly over the central binomial range + a certified bound on the dropped tails.
+    Departs from the printed Eq. 17 in sound ways (see the notebook): the k = 0 term (nobody checks in) is included,
+    each Theorem 2 term is capped by the un-subsampled curve, and the result is made monotone in λ."""
     o = check_array('orders', orders, lo=2, integer=True).astype(np.int64).ravel()
     n, gamma, sigma = check_int('n', n, lo=1), check_probability('gamma', gamma, closed=True), check_positive('sigma', sigma)
     if gamma == 0: raise ValueError('gamma must be in (0, 1]; got 0')
@@ -77,7 +73,7 @@ def checkin_rdp_exact(orders, # integer Rényi orders λ >= 2
     U = o/(2*sigma**2)
     log_drop = np.logaddexp(B.logcdf(k_lo - 1) if k_lo > 0 else -np.inf, B.logsf(k_hi))
     rest = log_drop + log_expm1((o - 1)*U)
-    out = np.logaddexp(0.0, np.logaddexp(kept, rest))/(o - 1)
+    out = monotone_envelope(o.astype(float), np.logaddexp(0.0, np.logaddexp(kept, rest))/(o - 1))
     return (out, (k_lo, k_hi, rest)) if return_details else out
 
 # %% ../../nbs/12_subsampled_checkin.ipynb #cc097c7f

@@ -11,7 +11,7 @@ __all__ = ['p1d_params', 'p1d_epsilon', 'p1d_encode', 'p1d_randomizer', 'shuffle
 # %% ../../nbs/20_summation.ipynb #eddd5b4b
 import math
 import numpy as np
-from ..core import check_int, check_real, check_positive, check_probability, check_array
+from ..core import check_int, check_real, check_positive, check_probability, check_array, as_rng
 
 # %% ../../nbs/20_summation.ipynb #318fa0a6
 def _check_eps_delta(eps, delta, eps_max=15.0):
@@ -35,7 +35,10 @@ def p1d_params(n:int, # number of users, n >= 1
     eps, delta = _check_eps_delta(eps, delta)
     g0 = _ceil_sqrt(n)
     g = g0 if g is None else check_int('g', g, lo=g0)
-    c = g*g*math.log(2/delta)/(eps*eps*n)
+    c = g*g*math.log(2/delta)/eps/eps/n            # /eps/eps: eps² underflows to 0 for eps < 1e-162
+    if not 180*c < 2.0**62:
+        raise ValueError(f'eps={eps!r} is too small for Lemma 3.1 at n={n}, delta={delta!r}: it would need b > 2^62 '
+                         'noise bits per user; use a larger eps, or the exact accounting of p1d_exact_params')
     b = math.floor(180*c) + 1
     p = 90*c/b
     return g, b, p
@@ -55,9 +58,10 @@ def p1d_epsilon(eps:float, # the lemma's epsilon
 def p1d_encode(x, # inputs in [0, Delta], any shape
                g:int, # precision
                Delta:float, # input bound
-               rng:np.random.Generator, # randomness
+               rng=None, # randomness
               )->np.ndarray:
     "Fixed-point encoding with randomized rounding: floor(x g/Delta) + Ber(frac(x g/Delta)), an unbiased integer in [0, g]."
+    rng = as_rng(rng)
     g = check_int('g', g, lo=1); Delta = check_positive('Delta', Delta)
     s = np.clip(np.asarray(x, dtype=float)*(g/Delta), 0.0, g)
     fl = np.floor(s)
@@ -66,17 +70,19 @@ def p1d_encode(x, # inputs in [0, Delta], any shape
 def p1d_randomizer(x:float, # one user's input in [0, Delta]
                    g:int, b:int, p:float, # P1D parameters
                    Delta:float, # input bound
-                   rng:np.random.Generator,
+                   rng=None,
                   )->np.ndarray:
     "R_1D: the g + b message bits of one user (x_hat + Bin(b, p) ones, the rest zeros)."
+    rng = as_rng(rng)
     x = check_real('x', x, lo=0, hi=Delta)
     k = int(p1d_encode(x, g, Delta, rng)) + int(rng.binomial(b, p))
     y = np.zeros(g + b, dtype=np.uint8); y[:k] = 1
     return y
 
 def shuffle_messages(messages:np.ndarray, # array of messages; the first axis is permuted
-                     rng:np.random.Generator)->np.ndarray:
+                     rng=None)->np.ndarray:
     "The shuffler S: a uniformly random permutation of all messages."
+    rng = as_rng(rng)
     return messages[rng.permutation(len(messages))]
 
 def p1d_analyzer(y, # the shuffled bits (or any array whose sum is the count of ones)
@@ -90,10 +96,11 @@ def p1d_analyzer(y, # the shuffled bits (or any array whose sum is the count of 
 # %% ../../nbs/20_summation.ipynb #d4820952
 def p1d_count(x, # inputs in [0, Delta]
               g:int, b:int, p:float, Delta:float,
-              rng:np.random.Generator,
+              rng=None,
               method:str='fast', # 'fast' (count of ones) or 'messages' (bits generated and shuffled)
              )->int:
     "Number of ones the analyzer sees: sum of rounded inputs + Bin(b n, p), drawn exactly (fast) or message by message."
+    rng = as_rng(rng)
     x = check_array('x', x, lo=0, hi=Delta, ndim=1)
     n = len(x)
     if method == 'fast':
@@ -106,10 +113,11 @@ def p1d_count(x, # inputs in [0, Delta]
 def p1d_sum(x, # inputs in [0, Delta], one per user
             g:int, b:int, p:float, # P1D parameters, e.g. from `p1d_params`
             Delta:float, # input bound
-            rng:np.random.Generator,
+            rng=None,
             method:str='fast', # 'fast' or 'messages'
            )->float:
     "P1D: an unbiased shuffle-private estimate of sum(x); privacy as in Lemma 3.1 when (g, b, p) satisfy its rules."
+    rng = as_rng(rng)
     g = check_int('g', g, lo=1); b = check_int('b', b, lo=1)
     p = check_real('p', p, lo=0, hi=0.5, lo_open=True); Delta = check_positive('Delta', Delta)
     c = p1d_count(x, g, b, p, Delta, rng, method)
@@ -170,10 +178,11 @@ def p1d_robust_epsilon(eps:float, # the lemma's epsilon, 0 < eps <= 1
     g = check_int('g', g, lo=3)
     return p1d_epsilon(eps, g, Delta, dx)/gamma
 
-def p1d_robust_sum(x, g:int, b:int, p:float, Delta:float, rng:np.random.Generator,
+def p1d_robust_sum(x, g:int, b:int, p:float, Delta:float, rng, # None, an int seed or a numpy Generator
                    honest, # boolean mask of the users who follow the protocol
                   )->tuple:
     "Run P1D when only the `honest` users send messages; return (estimate, count): the estimate is biased by the missing users."
+    rng = as_rng(rng)
     x = np.asarray(x, dtype=float); honest = np.asarray(honest, dtype=bool)
     c = p1d_count(x[honest], g, b, p, Delta, rng)
     return Delta/g*(c - p*b*len(x)), c
@@ -205,10 +214,17 @@ def pvec_variance(prm:PVECParams, X=None)->float:
     W = np.clip(np.asarray(X, dtype=float) + prm.Delta2, 0, D)
     return float(sum(p1d_variance(prm.n, prm.g, prm.b, prm.p, D, W[:, j]) for j in range(W.shape[1])))
 
-def pvec_variance_bound(d:int, eps:float, delta:float, Delta2:float)->float:
-    "Theorem 3.2's n-free bound d (2 Delta2)^2 (1/4 + 90 ln(2/gamma)/eps_hat^2), gamma = delta/(d+1)."
-    gamma = delta/(d + 1); eps_hat = eps/(18*math.sqrt(math.log(1/gamma)))
-    return d*(2*Delta2)**2*(0.25 + 90*math.log(2/gamma)/eps_hat**2)
+def pvec_variance_bound(d:int, # dimension, >= 1
+                        eps:float, # 0 < eps <= 15
+                        delta:float, # 0 < delta < 1/2
+                        Delta2:float, # l2 bound of each row, > 0
+                       )->float:
+    "Theorem 3.2's n-free bound d (2 Delta2)^2 (1/4 + 90 ln(2/gamma)/eps_hat^2), gamma = delta/(d+1) (inf past floats)."
+    d = check_int('d', d, lo=1); eps, delta = _check_eps_delta(eps, delta); Delta2 = check_positive('Delta2', Delta2)
+    gamma = delta/(d + 1)
+    # 1/eps_hat² = 18² ln(1/γ)/eps², divided step by step so that a tiny eps gives inf, not a ZeroDivisionError
+    inv_eh2 = 18*18*(-math.log(gamma))/eps/eps
+    return d*(2*Delta2)**2*(0.25 + 90*math.log(2/gamma)*inv_eh2)
 
 # %% ../../nbs/20_summation.ipynb #4171bc3b
 def pvec_pair_epsilon(x, x_prime, # two values of the changed user's row (norms <= Delta2)
@@ -233,8 +249,9 @@ def _check_rows(X, Delta2):
         raise ValueError(f'every row of X must have l2 norm <= Delta2 = {Delta2:g}; row {i} has norm {nrm[i]:g}')
     return X
 
-def pvec_randomizer(x, prm:PVECParams, rng:np.random.Generator)->tuple:
+def pvec_randomizer(x, prm:PVECParams, rng=None)->tuple:
     "R_VEC for one user: labelled messages (labels, bits), d (g + b) of them; coordinate j runs R_1D(x_j + Delta2)."
+    rng = as_rng(rng)
     labels = np.repeat(np.arange(prm.d), prm.g + prm.b)
     bits = np.concatenate([p1d_randomizer(min(max(xj + prm.Delta2, 0.0), 2*prm.Delta2), prm.g, prm.b, prm.p,
                                           2*prm.Delta2, rng) for xj in np.asarray(x, dtype=float)])
@@ -260,10 +277,11 @@ def pvec_sum(X, # n x d array, one row per user, each row with l2 norm <= Delta2
              eps:float, # privacy, 0 < eps <= 15
              delta:float, # 0 < delta < 1/2
              Delta2:float, # l2 bound on each row
-             rng:np.random.Generator, # randomness
+             rng=None, # randomness
              method:str='fast', # 'fast' (exact count distribution) or 'messages' (labelled bits shuffled)
             )->np.ndarray:
     "PVEC: an (eps, delta)-shuffle-private unbiased estimate of the sum of the rows of X (replace-one neighbours); error variance free of n."
+    rng = as_rng(rng)
     Delta2 = check_positive('Delta2', Delta2)
     X = _check_rows(X, Delta2)
     n, d = X.shape

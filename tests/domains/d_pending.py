@@ -97,7 +97,6 @@ PENDING = [
     'shuffle_privacy.experiments.shuffle_gaussian_audit.audit_shuffle_gaussian',
     'shuffle_privacy.experiments.shuffle_gaussian_audit.shuffle_gaussian_log_lr',
     'shuffle_privacy.experiments.shuffle_gaussian_audit.shuffle_gaussian_sampler',
-    'shuffle_privacy.mechanisms.blogs.as_rng',
     'shuffle_privacy.mechanisms.blogs.block_shuffle',
     'shuffle_privacy.mechanisms.blogs.blogs_block_sizes',
     'shuffle_privacy.mechanisms.blogs.blogs_compose',

@@ -1,0 +1,152 @@
+"""Issue 12: every misbehaviour the fuzz run and the numerical review reported, as a regression test."""
+import math, signal, warnings
+import numpy as np
+import pytest
+from fractions import Fraction
+from shuffle_privacy.accounting.conversions import optimal_composition_delta, rdp_to_delta, advanced_composition
+from shuffle_privacy.mechanisms.shuffle_gaussian import shuffle_gaussian_rdp
+from shuffle_privacy.mechanisms.subsampled_checkin import subsampled_shuffle_gaussian_rdp, checkin_rdp_exact
+from shuffle_privacy.mechanisms.iteration import lemma8_remainder, laplace_constants
+from shuffle_privacy.mechanisms.schedules import shuffled_epsilon
+from shuffle_privacy.mechanisms.summation import p1d_params, pvec_variance_bound, p1d_sum, pvec_sum
+from shuffle_privacy.mechanisms.p1d_accounting import p1d_exact_delta, p1d_exact_epsilon, p1d_min_b
+from shuffle_privacy.mechanisms.blogs import blogs_block_sizes
+from shuffle_privacy.audit import epsilon_lower_bound, audit
+
+@pytest.fixture
+def deadline():
+    "Fail a call that runs longer than 20 s (a hang) instead of blocking the suite."
+    def handler(*_): raise TimeoutError('hang: more than 20 s')
+    old = signal.signal(signal.SIGALRM, handler); signal.alarm(20)
+    yield
+    signal.alarm(0); signal.signal(signal.SIGALRM, old)
+
+def test_optimal_composition_delta_stays_in_unit_interval():
+    assert optimal_composition_delta(1e-10, 0.9999999, 30000, 1.0) <= 1.0
+
+def test_optimal_composition_delta_huge_k_fits_in_memory(deadline):
+    assert optimal_composition_delta(0.1, 0, 10**9, 1.0) == 1.0
+    d = optimal_composition_delta(1e-4, 0, 10**9, 10.0)
+    assert 0 <= d <= 1
+
+def test_optimal_composition_window_matches_full_sum(monkeypatch):
+    import shuffle_privacy.accounting.conversions as c
+    a = c.optimal_composition_delta(0.01, 1e-9, 500_000, 40.0)
+    monkeypatch.setattr(c, '_KOV_MAX_TERMS', 10**9)
+    b = c.optimal_composition_delta(0.01, 1e-9, 500_000, 40.0)
+    assert a >= b and a == pytest.approx(b, rel=1e-12)
+
+def test_rdp_to_delta_huge_epsilon_is_zero_not_nan():
+    d, _ = rdp_to_delta([2, 3], [0.1, 0.2], 1e308)
+    assert d == 0.0
+
+@pytest.mark.parametrize('sigma', [1e-300, 1e-155, 1e-12, 1e150, 1e155, 1e300])
+def test_shuffle_gaussian_rdp_extreme_sigma(sigma):
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        r = shuffle_gaussian_rdp([2, 3, 50], 10, sigma)
+    assert not np.isnan(r).any() and np.all(r > 0)
+    if sigma >= 1e150: assert np.all(np.isfinite(r))
+
+def test_shuffle_gaussian_rdp_tiny_sigma_is_corollary1_to_an_ulp():
+    o = np.array([2, 7, 40]); s = 1e-11; n = 1000
+    r = shuffle_gaussian_rdp(o, n, s)
+    lower = o/(2*s*s) - math.log(n)      # all λ units on one coordinate
+    assert np.all(r >= lower) and np.all((r - lower)/r <= 4.5e-16)   # within two ulps of the exact value
+
+def test_lemma8_remainder_finite_where_the_product_underflows():
+    assert math.isfinite(lemma8_remainder(1.0, c=0.01, sigma=0.5))
+
+def test_lemma8_remainder_against_mpmath():
+    import mpmath as mp
+    mp.mp.dps = 50
+    for eps, c, s in [(1.0, 0.01, 0.5), (1.0, 1.0, 0.5), (0.1, 2.0, 0.3), (3.0, 1.0, 2.0)]:
+        u, w = mp.mpf(c)/(2*s), mp.mpf(eps)*s/c
+        R = lambda x: mp.sqrt(mp.pi/2)*mp.erfc(x/mp.sqrt(2))*mp.exp(x*x/2)
+        ref = mp.exp(-w*w/2)*(R(u - w) + R(u + w)) - 4*mp.mpf(s)/c
+        assert lemma8_remainder(eps, c=c, sigma=s) == pytest.approx(float(ref), rel=1e-12, abs=1e-14)
+
+@pytest.mark.parametrize('dp', [5e-324, 1e-310])
+def test_advanced_composition_subnormal_delta_prime(dp):
+    e, d = advanced_composition(0.1, 0.0, 10, dp)
+    assert math.isfinite(e) and 0 <= d <= 1
+
+def test_advanced_composition_large_eps_no_overflow():
+    e, d = advanced_composition(710.0, 0.0, 10, 1e-6)
+    assert e == math.inf and 0 <= d <= 1
+
+@pytest.mark.parametrize('sigma', [0.03, 0.01, 0.001])
+def test_checkin_small_sigma_no_overflow(sigma):
+    r = checkin_rdp_exact([2, 3, 10], 100, 0.1, sigma)
+    assert np.all(np.isfinite(r)) and np.all(np.diff(r) >= 0)
+
+def test_subsampled_curve_non_decreasing_in_order():
+    o = np.arange(2, 600)
+    for m, g, s in [(300, 0.05, 1.0), (50, 0.5, 0.7), (1000, 0.01, 3.0)]:
+        assert np.all(np.diff(subsampled_shuffle_gaussian_rdp(o, m, g, s)) >= 0)
+
+def test_laplace_constants_B_through_expm1():
+    A, B = laplace_constants(0.0, L=1.0, v=1e15, eta=0.1, a=0.0, b=1.0, beta=1.0, rho=0.0)
+    # log(1-B) = -M(b-a)/(2 eta v) with M = 1 here (rho = 0): B = -expm1(-1/(2*0.1*1e15))
+    assert B.B == pytest.approx(-math.expm1(-1/(2*0.1*1e15)), rel=1e-14)
+
+def test_shuffled_epsilon_atol_zero_terminates(deadline):
+    kw = dict(noise='gaussian', n=1000, L=1.0, eta=0.05, beta=1.0, rho=0.0, sigma=2.0, diameter=1.0)
+    assert shuffled_epsilon(1e-3, atol=0, **kw) == pytest.approx(shuffled_epsilon(1e-3, **kw), rel=1e-9)
+
+def test_p1d_params_tiny_eps_is_a_clear_error():
+    with pytest.raises(ValueError, match='eps'): p1d_params(101, 1e-300, 1e-9)
+
+@pytest.mark.parametrize('kw', [dict(d=-1, eps=1.0, delta=1e-6, Delta2=1.0), dict(d=10, eps=math.nan, delta=1e-6, Delta2=1.0),
+                                dict(d=10, eps=1.0, delta=1e-6, Delta2=-1.0)])
+def test_pvec_variance_bound_validates(kw):
+    with pytest.raises(ValueError): pvec_variance_bound(**kw)
+
+def test_pvec_variance_bound_tiny_eps_is_inf_not_error():
+    assert pvec_variance_bound(10, 1e-300, 1e-6, 1.0) == math.inf
+
+def _exact_p1d_delta(eps, m, p, g):
+    from math import comb
+    p = Fraction(p); E = Fraction(math.exp(eps))
+    P = [comb(m, z)*p**z*(1 - p)**(m - z) for z in range(m + 1)]
+    return max(sum(max(Fraction(0), P[z] - E*(P[z - k] if 0 <= z - k <= m else 0)) for z in range(m + 1)) for k in (g, -g))
+
+@pytest.mark.parametrize('eps,m,p,g', [(0.5, 40, 0.5, 3), (1.0, 200, 0.3, 10), (0.1, 500, 0.5, 2), (2.0, 30, 0.5, 20),
+                                       (0.0, 100, 0.5, 1), (0.05, 1000, 0.5, 1)])
+def test_p1d_exact_delta_is_rounded_up(eps, m, p, g):
+    ex = float(_exact_p1d_delta(eps, m, p, g))
+    got = p1d_exact_delta(eps, m, p, g)
+    assert ex <= got <= min(1.0, ex*(1 + 1e-9) + 1e-300)
+
+def test_p1d_exact_delta_at_most_one():
+    assert p1d_exact_delta(0.1, 3, 0.5, 100) <= 1.0
+
+def test_p1d_exact_epsilon_tiny_tol_terminates(deadline):
+    a = p1d_exact_epsilon(1e-6, 1000, 0.5, 5, tol=1e-20)
+    assert p1d_exact_delta(a, 1000, 0.5, 5) <= 1e-6
+
+def test_p1d_min_b_tiny_delta_terminates(deadline):
+    b = p1d_min_b(1000, 32, 1.0, 1e-300)
+    assert b >= 1
+
+def test_blogs_block_sizes_subnormal_delta_returns_sizes():
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        r = blogs_block_sizes([100, 1000], 1.0, 5e-324, 10, 1.0)
+    assert r is not None and len(r) == 2
+
+@pytest.mark.parametrize('rng', [None, 3, np.random.default_rng(3)])
+def test_rng_accepts_none_int_generator(rng):
+    x = np.linspace(0, 1, 20)
+    p1d_sum(x, 5, 4, 0.5, 1.0, rng=rng)
+    pvec_sum(np.full((20, 3), 0.1), 1.0, 1e-6, 1.0, rng=rng)
+
+def test_seed_reproduces():
+    x = np.linspace(0, 1, 20)
+    assert p1d_sum(x, 5, 4, 0.5, 1.0, rng=7) == p1d_sum(x, 5, 4, 0.5, 1.0, rng=7)
+
+def test_audit_joint_confidence():
+    assert epsilon_lower_bound(1000, 0, 1000) == pytest.approx(5.809, abs=1e-3)              # 90.25% joint
+    assert epsilon_lower_bound(1000, 0, 1000, joint_confidence=0.95) == pytest.approx(5.604, abs=1e-3)
+    r = audit(lambda g: 1, lambda g: 0, lambda o: o == 1, trials=200, rng=0, joint_confidence=0.95)
+    assert r.joint_confidence == pytest.approx(0.95) and '95.00%' in repr(r)

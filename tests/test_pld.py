@@ -1,0 +1,63 @@
+"""Issue 11 (first part): PldAccountant for dp_accounting's standard events, checked against closed forms."""
+import math
+import numpy as np
+import pytest
+from scipy import stats
+from hypothesis import given, settings, strategies as st
+import dp_accounting
+from dp_accounting import GaussianDpEvent, LaplaceDpEvent, RandomizedResponseDpEvent, SelfComposedDpEvent, ComposedDpEvent
+import shuffle_privacy as sp
+from shuffle_privacy.accounting.pld import PldAccountant, pld_of
+from shuffle_privacy.accounting.rdp import RdpAccountant
+from shuffle_privacy.accounting.calibrate import calibrate
+
+def gauss_delta(z, e):
+    "Exact δ(ε) of the Gaussian mechanism with noise multiplier z (Balle and Wang 2018)."
+    return stats.norm.cdf(0.5/z - e*z) - math.exp(e)*stats.norm.cdf(-0.5/z - e*z)
+
+@settings(max_examples=20)
+@given(st.floats(0.3, 30.0), st.integers(1, 300), st.floats(0.0, 5.0))
+def test_interval_contains_the_exact_gaussian_composition(z, k, e):
+    lo, up = PldAccountant().compose(GaussianDpEvent(z), k).get_delta_bounds(e)
+    ex = gauss_delta(z/math.sqrt(k), e)
+    assert lo <= ex*(1 + 1e-9) + 1e-15 and ex <= up*(1 + 1e-9) + 1e-15
+    assert 0 <= lo <= up <= 1
+
+def test_laplace_pure_dp_upper_end():
+    "Laplace with scale b is (1/b, 0)-DP: the upper δ at ε = 1/b is (numerically) 0."
+    acc = PldAccountant().compose(LaplaceDpEvent(2.0))
+    assert acc.get_delta(0.5 + 1e-3) <= 1e-9
+
+def test_randomized_response_exact():
+    p, k = 0.3, 4
+    u, v = 1 - p + p/k, p/k
+    e = 0.5
+    exact = max(0.0, u - math.exp(e)*v)             # hockey stick on the two differing buckets
+    lo, up = PldAccountant().compose(RandomizedResponseDpEvent(p, k)).get_delta_bounds(e)
+    assert lo <= exact + 1e-12 and exact <= up + 1e-12
+
+def test_pld_tighter_than_rdp_and_inverse():
+    acc = PldAccountant().compose(GaussianDpEvent(5.0), 200)
+    e = acc.get_epsilon(1e-6)
+    assert e < RdpAccountant().compose(GaussianDpEvent(5.0), 200).get_epsilon(1e-6)
+    assert acc.get_delta(e) <= 1e-6*(1 + 1e-6)
+
+def test_composed_tree_equals_sequential():
+    a = PldAccountant().compose(ComposedDpEvent([SelfComposedDpEvent(GaussianDpEvent(3.0), 5), LaplaceDpEvent(10.0)]))
+    b = PldAccountant().compose(GaussianDpEvent(3.0), 5).compose(LaplaceDpEvent(10.0))
+    assert a.get_epsilon(1e-5) == pytest.approx(b.get_epsilon(1e-5), rel=1e-9)
+
+def test_calibrate_with_pld():
+    s = calibrate(lambda s: SelfComposedDpEvent(GaussianDpEvent(s), 50), 1.0, 1e-6, make_accountant=PldAccountant, rtol=1e-4)
+    assert PldAccountant().compose(GaussianDpEvent(s), 50).get_epsilon(1e-6) <= 1.0
+    s_rdp = calibrate(lambda s: SelfComposedDpEvent(GaussianDpEvent(s), 50), 1.0, 1e-6, rtol=1e-4)
+    assert s < s_rdp                                 # exact accounting needs less noise
+
+def test_unsupported_and_bad_input():
+    with pytest.raises(sp.UnsupportedEventError, match='ShuffleGaussianEvent'):
+        PldAccountant().compose(sp.ShuffleGaussianEvent(100, 1.0))
+    with pytest.raises(ValueError, match='target_delta'): PldAccountant().get_epsilon(0.0)
+    with pytest.raises(ValueError, match='target_epsilon'): PldAccountant().get_delta(-1.0)
+    with pytest.raises(ValueError, match='neighboring_relation'):
+        PldAccountant(neighboring_relation=dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE)
+    assert PldAccountant().get_epsilon(1e-6) == 0.0 and PldAccountant().get_delta(0.0) == 0.0
