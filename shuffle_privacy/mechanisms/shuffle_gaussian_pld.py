@@ -189,7 +189,7 @@ def _check_sg(num_users, noise_multiplier):
     return n, s
 
 def _gauss_delta(mu, e):
-    "Exact δ(ε) of the Gaussian mechanism with μ = sensitivity/σ (both directions), as Φ(a)(1 - e^{ε + log Φ(b) - log Φ(a)})."
+    "Exact δ(ε) of the Gaussian mechanism, μ = sensitivity/σ (both directions): Φ(a)(1 - e^{ε + log Φ(b) - log Φ(a)})."
     la, lb = special.log_ndtr(mu/2 - e/mu), special.log_ndtr(-mu/2 - e/mu)
     return np.clip(np.exp(la)*-np.expm1(np.minimum(e + lb - la, 0.0)), 0.0, 1.0)
 
