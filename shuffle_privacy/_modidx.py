@@ -429,6 +429,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                         'shuffle_privacy/experiments/blogs.py'),
                                                    'shuffle_privacy.experiments.blogs.Adam.step': ( 'blogs_experiment.html#adam.step',
                                                                                                     'shuffle_privacy/experiments/blogs.py'),
+                                                   'shuffle_privacy.experiments.blogs._torch': ( 'blogs_experiment.html#_torch',
+                                                                                                 'shuffle_privacy/experiments/blogs.py'),
                                                    'shuffle_privacy.experiments.blogs.accuracy': ( 'blogs_experiment.html#accuracy',
                                                                                                    'shuffle_privacy/experiments/blogs.py'),
                                                    'shuffle_privacy.experiments.blogs.mlp_grads': ( 'blogs_experiment.html#mlp_grads',
