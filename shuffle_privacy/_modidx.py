@@ -717,6 +717,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                                                             'shuffle_privacy/mechanisms/shuffle_gaussian.py'),
                                                              'shuffle_privacy.mechanisms.shuffle_gaussian._': ( 'shuffle_gaussian.html#_',
                                                                                                                 'shuffle_privacy/mechanisms/shuffle_gaussian.py'),
+                                                             'shuffle_privacy.mechanisms.shuffle_gaussian._accel_asc': ( 'shuffle_gaussian.html#_accel_asc',
+                                                                                                                         'shuffle_privacy/mechanisms/shuffle_gaussian.py'),
                                                              'shuffle_privacy.mechanisms.shuffle_gaussian._corollary1': ( 'shuffle_gaussian.html#_corollary1',
                                                                                                                           'shuffle_privacy/mechanisms/shuffle_gaussian.py'),
                                                              'shuffle_privacy.mechanisms.shuffle_gaussian._log_convolve': ( 'shuffle_gaussian.html#_log_convolve',

@@ -158,7 +158,10 @@ def shuffle_gaussian_rdp_upper_bound(orders, # integer Rényi orders λ >= 2
 # %% ../../nbs/10_shuffle_gaussian.ipynb #042751e3
 def integer_partitions(m:int): # the integer to partition, >= 1
     "Yield the partitions of `m` as ascending lists of parts (Kelleher & O'Sullivan's accelAsc)."
-    m = check_int('m', m, lo=1)
+    return _accel_asc(check_int('m', m, lo=1))   # validated now, not at the first next()
+
+def _accel_asc(m):
+    "accelAsc proper (m already validated)."
     a, k, y = [0]*(m + 1), 1, m - 1
     while k != 0:
         x = a[k - 1] + 1
@@ -189,7 +192,8 @@ def shuffle_gaussian_rdp_partitions(order:int, # integer Rényi order λ >= 2
         log_arrange = math.fsum(math.log(n - i) for i in range(l)) - sum(lfac[kap] for kap in Counter(p).values())
         log_multinomial = lfac[order] - sum(lfac[k] for k in p)
         terms.append(log_arrange + log_multinomial + c*sum(k*k for k in p))
-    return float((logsumexp(np.array(terms)) - order*c - order*math.log(n))/(order - 1))
+    r = float((logsumexp(np.array(terms)) - order*c - order*math.log(n))/(order - 1))
+    return max(r, 0.0)   # a Rényi divergence is >= 0; cancellation at huge σ can round it just below
 
 # %% ../../nbs/10_shuffle_gaussian.ipynb #ecf5bd38
 def shuffle_gaussian_rdp_curve(n:int, # number of users, >= 1

@@ -139,7 +139,7 @@ def checkin_rdp_chernoff(orders, # integer Rényi orders λ >= 2
         hi = (o - 1)*table[k]
         v = hi if drop_chernoff_term else np.logaddexp(-d*d*mu/2 + low, hi)
         best = np.minimum(best, v/(o - 1))
-    return best
+    return monotone_envelope(o.astype(float), best)   # a min over Δ can dip between orders; D_λ cannot
 
 # %% ../../nbs/12_subsampled_checkin.ipynb #e3caa7eb
 import dataclasses
