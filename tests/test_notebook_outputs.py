@@ -1,0 +1,64 @@
+"""Committed notebook outputs carry no blemishes: progress bars, temporary paths, numpy scalar reprs where a number
+was meant, or `__main__.` in signatures.
+
+One test per notebook; a failure lists every offending cell (index, execution count, output type) and the match,
+so that the notebook's owner knows what to re-execute or reformat. Fix: print numbers with format specs or
+`float()`, iterate with `shuffle_privacy.core.progress` (silent when not interactive), show paths relative to the
+repository, and define classes in the exported module rather than in `__main__`.
+"""
+import json, re
+from pathlib import Path
+import pytest
+
+NBS = Path(__file__).resolve().parents[1]/'nbs'
+NOTEBOOKS = sorted(NBS.glob('*.ipynb'))
+
+# (name, regex) pairs; each regex is searched in every text of every output
+BLEMISHES = [
+    ('progress bar', re.compile(r'\d+(?:\.\d+)?\s*(?:it/s|s/it)\]|\|[█▏▎▍▌▋▊▉ ]{3,}\||FloatProgress\(|IntProgress\(')),
+    ('tqdm', re.compile(r'\btqdm\b.*(?:Warning|TqdmExperimentalWarning)|\d+%\|')),
+    ('temporary path', re.compile(r'/tmp/|/var/folders/|\\AppData\\Local\\Temp\\|/private/var/')),
+    ('numpy scalar repr', re.compile(r'\bnp\.(?:float|int|uint|bool|complex|str)(?:_|\d+)?\(')),
+    ('numpy array repr of a number', re.compile(r'\barray\(\[?\s*[-+]?(?:\d+\.?\d*(?:e[-+]?\d+)?|inf|nan)\s*\]?'
+                                                r'(?:, dtype=\w+)?\)')),
+    ('__main__ in output', re.compile(r'__main__\.')),
+]
+
+def output_texts(out:dict):
+    "Every text an output carries (stream text, error traceback, and each text-like mime type)."
+    if out.get('output_type') == 'stream': yield 'stream', ''.join(out.get('text', ''))
+    elif out.get('output_type') == 'error': yield 'error', '\n'.join(out.get('traceback', []))
+    for mime, v in (out.get('data') or {}).items():
+        if mime.startswith('text/') or mime.endswith('json'):
+            yield mime, v if isinstance(v, str) else ''.join(v) if isinstance(v, list) else json.dumps(v)
+
+def blemishes(nb:dict)->list:
+    "A list of `(cell index, execution count, where, blemish name, matched text)` for a notebook."
+    found = []
+    for i, cell in enumerate(nb.get('cells', [])):
+        for out in cell.get('outputs', []):
+            for where, text in output_texts(out):
+                for name, rx in BLEMISHES:
+                    for m in rx.finditer(text):
+                        line = text[text.rfind('\n', 0, m.start())+1:text.find('\n', m.end()) % (len(text)+1)]
+                        hit = (i, cell.get('execution_count'), where, name, line.strip()[:160])
+                        if hit not in found: found.append(hit)
+    return found
+
+def test_detector_finds_each_blemish():
+    outs = [{'output_type': 'stream', 'text': '100%|██████████| 50/50 [00:01<00:00, 35.2it/s]\n'},
+            {'output_type': 'stream', 'text': 'saved to /tmp/tmpab12/fig.png\n'},
+            {'output_type': 'execute_result', 'data': {'text/plain': 'np.float64(0.25)'}},
+            {'output_type': 'execute_result', 'data': {'text/plain': 'array(0.25)'}},
+            {'output_type': 'display_data', 'data': {'text/markdown': '> Ball (center:__main__.Ball)'}}]
+    names = {b[3] for b in blemishes({'cells': [{'outputs': [o]} for o in outs]})}
+    assert {'progress bar', 'temporary path', 'numpy scalar repr', 'numpy array repr of a number',
+            '__main__ in output'} <= names
+    clean = [{'output_type': 'stream', 'text': 'epsilon = 1.750\narray([[1, 2], [3, 4]])\n'}]
+    assert blemishes({'cells': [{'outputs': clean}]}) == []
+
+@pytest.mark.parametrize('path', NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_committed_outputs_have_no_blemishes(path):
+    found = blemishes(json.loads(path.read_text()))
+    assert not found, f'{path.name}: {len(found)} blemished outputs (re-execute or reformat these cells):\n' + \
+        '\n'.join(f'  cell {i} [exec {c}] {w}: {n}: {t!r}' for i, c, w, n, t in found)
