@@ -195,11 +195,33 @@ def _gdp_cancel_integral_vec(a, b, panels=2):
         out += (h[:, 0]/2)*(f @ _GL_W)
     return math.sqrt(math.pi/2)*out
 
+def _split(x):
+    "Veltkamp split x = hi + lo, each with 26 significant bits (|x| < 1e140 so nothing overflows)."
+    c = 134217729.0*x
+    hi = c - (c - x)
+    return hi, x - hi
+
+def _a_error_free(e, m):
+    "ε/μ - μ/2 to about one ulp: Dekker's exact product gives the division's remainder, TwoSum the difference."
+    q = e/m
+    qh, ql = _split(q); mh, ml = _split(m)
+    p = q*m
+    pe = ((qh*mh - p) + qh*ml + ql*mh) + ql*ml         # q*m = p + pe exactly
+    rem = (e - p) - pe                                   # e - q*m (e - p is exact: p is within an ulp of e)
+    h = 0.5*m
+    s = q - h
+    bb = s - q
+    se = (q - (s - bb)) + (-h - bb)                      # q - h = s + se exactly (Knuth's TwoSum)
+    return s + (se + rem/m)
+
 def _gdp_log_delta_vec(m, e):
     "log δ(ε) (unrounded) for validated 1-d float arrays: the scalar path's formulas, in numpy."
     with np.errstate(all='ignore'):
         a, b = e/m - m/2, e/m + m/2
-        for i in np.flatnonzero((np.abs(a) < 0.25*b) & np.isfinite(a)):   # exact a where rounding would be amplified
+        near = (np.abs(a) < 0.25*b) & np.isfinite(a)     # form a to ~1 ulp where rounding would be amplified
+        ok = near & (m > 1e-140) & (m < 1e140) & (e > 1e-140) & (e < 1e140)
+        a[ok] = _a_error_free(e[ok], m[ok])
+        for i in np.flatnonzero(near & ~ok):             # beyond the split's safe range: exact rationals
             a[i] = float(Fraction(float(e[i]))/Fraction(float(m[i])) - Fraction(float(m[i]))/2)
         la = special.log_ndtr(-a)
         lphi = np.where(np.abs(a) < 1e150, -0.5*a*a - 0.5*math.log(2*math.pi), -np.inf)
