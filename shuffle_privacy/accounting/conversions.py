@@ -64,7 +64,7 @@ def rdp_to_dp(orders, # Rényi orders, reals > 1 (scalar or 1-d)
              )->tuple: # (ε, best order)
     "Smallest ε over the grid of the improved RDP→(ε,δ) conversion (Balle et al. 2020 Thm 21; paper 004 Lemma 2); per ordered pair: D_α(P‖Q) <= ρ(α) gives H_{e^ε}(P‖Q) <= δ."
     o, r = _check_orders_rdp(orders, rdp)
-    delta = check_probability('delta', delta)
+    if not (type(delta) is float and 0.0 < delta < 1.0): delta = check_probability('delta', delta)  # fast path
     ld = math.log(delta)
     with np.errstate(invalid='ignore', over='ignore'):
         t1, t2 = np.log1p(-1/o), (ld + np.log(o))/(o - 1)
@@ -96,7 +96,7 @@ def rdp_to_delta(orders, # Rényi orders, reals > 1
                 )->tuple: # (δ, best order)
     "Smallest δ over the grid such that (α, ρ(α))-RDP implies (ε, δ)-DP (improved conversion, inverted); per ordered pair."
     o, r = _check_orders_rdp(orders, rdp)
-    eps = check_nonnegative('eps', eps)
+    if not (type(eps) is float and 0.0 <= eps < math.inf): eps = check_nonnegative('eps', eps)  # fast path
     with np.errstate(invalid='ignore', over='ignore', divide='ignore'):
         t1 = (o - 1)*(r - eps + np.log1p(-1/o))
         ld = t1 - np.log(o)
