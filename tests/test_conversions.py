@@ -456,3 +456,18 @@ def test_composed_tradeoff_properties(eps, delta, k):
     assert np.all(np.diff(f) <= 1e-15) and np.all(f <= 1 - al + 1e-12) and np.all(f >= -1e-15)
     assert np.all(composed_dp_tradeoff(eps, delta, k + 1, al) <= f + 1e-12)    # composition never helps
     assert np.all(f >= dp_tradeoff(min(k*eps, 700), min(1.0, k*delta), al) - 1e-12)   # basic composition is valid
+
+
+def test_gdp_vectorised_matches_scalar_path():
+    "Issue 14: the array path of gdp_delta/gdp_log_delta gives the scalar path's answers (both rounded up by GDP_RTOL)."
+    import numpy as np
+    from shuffle_privacy.accounting.conversions import gdp_delta, gdp_log_delta
+    rng = np.random.default_rng(5)
+    mu, eps = 10**rng.uniform(-4, 2.5, 3000), np.r_[0.0, 10**rng.uniform(-6, 3, 2999)]
+    v, lv = gdp_delta(mu, eps), gdp_log_delta(mu, eps)
+    s = np.array([gdp_delta(float(a), float(b)) for a, b in zip(mu, eps)])
+    ls = np.array([gdp_log_delta(float(a), float(b)) for a, b in zip(mu, eps)])
+    assert np.all((v >= 0) & (v <= 1)) and not np.isnan(lv).any()
+    f = ls > -np.inf
+    assert np.all(lv[~f] == -np.inf) and np.all(np.abs(lv[f] - ls[f]) <= 5e-13*np.maximum(1, np.abs(ls[f])))
+    assert np.allclose(v, s, rtol=5e-13, atol=0)

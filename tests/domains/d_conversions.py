@@ -1,0 +1,89 @@
+"""Domains of `shuffle_privacy.accounting.conversions` (see tests/contract_spec.py)."""
+import numpy as np
+from hypothesis import strategies as st
+from contract_spec import Domain, log_uniform, ints, probability, orders
+
+M = 'shuffle_privacy.accounting.conversions.'
+fd = st.fixed_dictionaries
+
+def _curve(draw_orders):
+    "(orders, rdp) with RDP values spread over 20+ orders of magnitude, non-decreasing in the order."
+    return draw_orders.flatmap(lambda o: st.lists(log_uniform(1e-12, 1e10), min_size=len(o), max_size=len(o))
+                               .map(lambda r: dict(orders=o, rdp=np.sort(np.array(r)))))
+
+def _with(base, **extra):
+    return st.tuples(base, fd(extra)).map(lambda t: {**t[0], **t[1]})
+
+curve = _curve(orders(1.0 + 1e-6, 1e4, 8))
+eps = log_uniform(1e-12, 1e12)
+eps_mech = log_uniform(1e-12, 1e3)
+mu = log_uniform(1e-12, 1e6)
+alpha = st.one_of(probability(1e-300, 1.0), st.just(0.0))
+
+def _rdp_fn(o): return 0.5*np.asarray(o, float)   # a Gaussian mechanism with σ = 1
+
+DOMAINS = {
+    M + 'rdp_to_dp': Domain(_with(curve, delta=probability(1e-300, 1 - 1e-12)), kind='any',
+                            invalid=(dict(orders=[2, 3], rdp=[0.1, 0.2], delta=0.0),
+                                     dict(orders=[0.5, 3], rdp=[0.1, 0.2], delta=1e-5),
+                                     dict(orders=[2, 3], rdp=[-0.1, 0.2], delta=1e-5))),
+    M + 'mironov_rdp_to_dp': Domain(_with(curve, delta=probability(1e-300, 1 - 1e-12)), kind='any',
+                                    invalid=(dict(orders=[2, 3], rdp=[0.1, 0.2], delta=1.5),)),
+    M + 'rdp_to_delta': Domain(_with(curve, eps=st.one_of(eps, st.just(0.0), st.just(1e308))), kind='any',
+                               check=lambda r, kw: _in01(r[0]),
+                               invalid=(dict(orders=[2, 3], rdp=[0.1, 0.2], eps=-1.0),)),
+    M + 'rdp_to_dp_growing': Domain(fd(dict(rdp_fn=st.just(_rdp_fn), delta=probability(1e-300, 0.5))),
+                                    kind='any', max_examples=10,
+                                    invalid=(dict(rdp_fn=_rdp_fn, delta=0.0),
+                                             dict(rdp_fn=_rdp_fn, delta=1e-5, max_order=1))),
+    M + 'gdp_log_delta': Domain(fd(dict(mu=mu, eps=eps)), kind='any', check=lambda r, kw: _le0(r),
+                                invalid=(dict(mu=0.0, eps=1.0), dict(mu=1.0, eps=-1.0))),
+    M + 'gdp_delta': Domain(fd(dict(mu=mu, eps=eps)), kind='delta',
+                            invalid=(dict(mu=-1.0, eps=1.0), dict(mu=1.0, eps=-1.0))),
+    M + 'gdp_epsilon': Domain(fd(dict(mu=log_uniform(1e-12, 1e3), delta=probability(1e-300, 1 - 1e-12))),
+                              kind='epsilon', invalid=(dict(mu=1.0, delta=0.0), dict(mu=0.0, delta=1e-5))),
+    M + 'gdp_compose': Domain(fd(dict(mu=mu, k=ints(1, 10**12))), kind='nonneg',
+                              invalid=(dict(mu=0.0, k=1), dict(mu=1.0, k=0))),
+    M + 'dp_tradeoff': Domain(fd(dict(eps=eps, delta=probability(1e-300, 1.0), alpha=alpha)), kind='probability',
+                              nan_params=('eps', 'delta'), invalid=(dict(eps=1.0, delta=0.1, alpha=1.5),)),
+    M + 'gdp_tradeoff': Domain(fd(dict(mu=mu, alpha=alpha)), kind='probability', nan_params=('mu',),
+                               invalid=(dict(mu=1.0, alpha=-0.1), dict(mu=-1.0, alpha=0.1))),
+    M + 'pure_dp_to_rdp': Domain(st.tuples(eps_mech, orders(1.0 + 1e-6, 1e6, 6)).map(lambda t: dict(eps=t[0], orders=t[1])),
+                                 kind='rdp', nan_params=('eps',), invalid=(dict(eps=-1.0, orders=[2.0]),)),
+    M + 'basic_composition': Domain(fd(dict(eps=eps_mech, delta=probability(1e-300, 1.0), k=ints(1, 10**12))),
+                                    kind='any', check=lambda r, kw: _in01(r[1]),
+                                    invalid=(dict(eps=1.0, delta=1e-5, k=0), dict(eps=-1.0, delta=1e-5, k=1))),
+    M + 'advanced_composition': Domain(fd(dict(eps=eps_mech, delta=probability(1e-300, 1.0), k=ints(1, 10**12),
+                                               delta_prime=probability(5e-324, 1 - 1e-12))),
+                                       kind='epsilon', check=lambda r, kw: _in01(r[1]),
+                                       invalid=(dict(eps=1.0, delta=1e-5, k=10, delta_prime=0.0),)),
+    M + 'heterogeneous_advanced_composition': Domain(
+        fd(dict(eps=st.lists(eps_mech, min_size=1, max_size=6).map(np.array), delta=probability(1e-300, 1e-3),
+                delta_prime=probability(1e-300, 1 - 1e-12))), kind='epsilon', nan_params=('delta', 'delta_prime'),
+        check=lambda r, kw: _in01(r[1]), invalid=(dict(eps=[1.0], delta=1e-5, delta_prime=0.0),)),
+    M + 'cjmp_composition': Domain(
+        fd(dict(eps=st.lists(eps_mech, min_size=1, max_size=6).map(np.array), delta=probability(1e-300, 1e-3),
+                gamma=probability(1e-300, 1 - 1e-12))), kind='epsilon', nan_params=('delta', 'gamma'),
+        check=lambda r, kw: _in01(r[1]), invalid=(dict(eps=[1.0], delta=1e-5, gamma=1.0),)),
+    M + 'optimal_composition_delta': Domain(fd(dict(eps=log_uniform(1e-12, 30.0), delta=probability(1e-300, 1.0),
+                                                    k=ints(1, 10**9), eps_total=eps)), kind='delta', max_examples=15,
+                                            invalid=(dict(eps=0.1, delta=0.0, k=0, eps_total=1.0),)),
+    M + 'optimal_composition_epsilon': Domain(fd(dict(eps=log_uniform(1e-12, 10.0), delta=probability(1e-300, 1e-3),
+                                                      k=ints(1, 10**5), delta_total=probability(1e-300, 1 - 1e-12))),
+                                              kind='epsilon', max_examples=10,
+                                              invalid=(dict(eps=0.1, delta=0.0, k=10, delta_total=0.0),)),
+    M + 'composed_dp_tradeoff': Domain(fd(dict(eps=log_uniform(1e-12, 30.0), delta=probability(1e-300, 1.0),
+                                               k=ints(1, 2000), alpha=alpha)), kind='probability', max_examples=10,
+                                       nan_params=('eps', 'delta'),
+                                       invalid=(dict(eps=0.1, delta=0.0, k=0, alpha=0.5),)),
+}
+EXEMPT = {
+    M + 'GDP_RTOL': 'a constant (the certified relative accuracy of gdp_delta)',
+    M + 'OrderGridWarning': 'a warning class',
+    M + 'UnsoundConversionWarning': 'a warning class',
+    M + 'paper001_dp_to_rdp': 'reproduces a published formula that may be negative (documented as unsound); '
+                              'tested in tests/test_conversions.py',
+}
+
+def _in01(x): assert 0.0 <= x <= 1.0, x
+def _le0(x): assert np.all(np.asarray(x) <= 0.0), x
