@@ -1,36 +1,42 @@
-"""Benchmark of PVEC: the fast path (count of ones drawn exactly) at n = 10^6, d = 100, and its speed ratio against
-the message-level simulation (every labelled bit generated and shuffled) at sizes where both run.
+"""P1D and PVEC against plain numpy (the baseline a user would write), and P1D exact parameters against Lemma 3.1.
 
-Run: .venv/bin/python benchmarks/bench_summation.py
-"""
-import time
+`run() -> list[dict]` (keys name, baseline, ratio_median, ratio_lo, ratio_hi, notes); ratios are candidate/baseline
+time per interleaved pair. Peak memory of PVEC is stated in the notes."""
+import os, sys, time
 import numpy as np
-from shuffle_privacy.summation import pvec_params, pvec_sum
+sys.path.insert(0, os.path.dirname(__file__))
+from _interleave import ratio_row, peak_mib
+from shuffle_privacy.mechanisms.summation import p1d_sum, p1d_params, pvec_sum, pvec_params
+from shuffle_privacy.mechanisms.p1d_accounting import p1d_exact_params
 
-def timeit(f, repeat=3):
-    best = np.inf
-    for _ in range(repeat):
-        t = time.perf_counter(); f(); best = min(best, time.perf_counter() - t)
-    return best
+def _numpy_p1d(x, g, b, p, Delta, rng):
+    "Plain numpy P1D: randomized rounding + one binomial, no validation."
+    s = x*(g/Delta); fl = np.floor(s)
+    c = int((fl + (rng.random(s.shape) < s - fl)).sum()) + int(rng.binomial(b*len(x), p))
+    return Delta/g*(c - p*b*len(x))
 
-def rows(rng, n, d):
-    X = rng.normal(size=(n, d)); return X/np.linalg.norm(X, axis=1)[:, None]
+def _numpy_pvec(X, prm, rng):
+    "Plain numpy PVEC fast path on the whole array at once (no chunking, no validation)."
+    W = np.clip((X + prm.Delta2)*prm.g/(2*prm.Delta2), 0, prm.g); fl = np.floor(W)
+    c = fl.sum(0) + (rng.random(W.shape) < W - fl).sum(0) + rng.binomial(prm.b*len(X), prm.p, size=X.shape[1])
+    return 2*prm.Delta2/prm.g*(c - prm.p*prm.b*len(X)) - len(X)*prm.Delta2
 
-def main():
-    rng = np.random.default_rng(0)
-    print('PVEC fast path, eps = 1, delta = 1e-6, Delta2 = 1')
-    print(f'{"n":>9} {"d":>4} {"g":>6} {"b":>10} {"bits/user":>12} {"seconds":>9}')
-    for n, d in [(10**4, 100), (10**5, 100), (10**6, 100)]:
-        X = rows(rng, n, d); prm = pvec_params(n, d, 1.0, 1e-6, 1.0)
-        t = timeit(lambda: pvec_sum(X, 1.0, 1e-6, 1.0, rng), repeat=1 if n == 10**6 else 3)
-        print(f'{n:>9} {d:>4} {prm.g:>6} {prm.b:>10} {d*(prm.g + prm.b):>12.3g} {t:>9.3f}')
-    print('\nmessage level vs fast path (eps = 15, delta = 0.4: few noise bits so the messages fit in memory)')
-    print(f'{"n":>6} {"d":>3} {"messages":>10} {"t_messages":>11} {"t_fast":>9} {"ratio":>9}')
-    for n, d in [(10, 2), (50, 5), (200, 10)]:
-        X = rows(rng, n, d); prm = pvec_params(n, d, 15.0, 0.4, 1.0)
-        ts = timeit(lambda: pvec_sum(X, 15.0, 0.4, 1.0, rng, method='messages'))
-        tf = timeit(lambda: pvec_sum(X, 15.0, 0.4, 1.0, rng, method='fast'))
-        print(f'{n:>6} {d:>3} {n*d*(prm.g + prm.b):>10} {ts:>11.4f} {tf:>9.5f} {ts/tf:>9.0f}x')
+def run():
+    rng = np.random.default_rng(0); out = []
+    n = 10**6; x = rng.random(n); g, b, p = p1d_params(n, 1.0, 1e-6)
+    out.append(ratio_row(f'p1d_sum n={n:.0e}', 'plain numpy rounding + binomial',
+                         lambda: p1d_sum(x, g, b, p, 1.0, rng), lambda: _numpy_p1d(x, g, b, p, 1.0, rng)))
+    n, d = 10**5, 100
+    X = rng.normal(size=(n, d)); X /= np.linalg.norm(X, axis=1)[:, None]; prm = pvec_params(n, d, 1.0, 1e-6, 1.0)
+    mem, mem_np = peak_mib(lambda: pvec_sum(X, 1.0, 1e-6, 1.0, rng)), peak_mib(lambda: _numpy_pvec(X, prm, rng))
+    out.append(ratio_row(f'pvec_sum n={n:.0e} d={d}', 'plain numpy (whole array)',
+                         lambda: pvec_sum(X, 1.0, 1e-6, 1.0, rng), lambda: _numpy_pvec(X, prm, rng), reps=5,
+                         notes=f'peak memory {mem:.0f} MiB (chunked) vs {mem_np:.0f} MiB (numpy) at n={n}, d={d}'))
+    n = 10**6
+    out.append(ratio_row(f'p1d_exact_params n={n:.0e}', "Lemma 3.1's closed form (p1d_params)",
+                         lambda: p1d_exact_params(n, 1.0, 1e-6), lambda: p1d_params(n, 1.0, 1e-6), reps=3,
+                         notes='exact b is smaller than the lemma\'s; the closed form is O(1), so the ratio is large'))
+    return out
 
 if __name__ == '__main__':
-    main()
+    for r in run(): print(r)

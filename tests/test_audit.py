@@ -112,3 +112,35 @@ def test_clopper_pearson_large_n_against_poisson(n):
     assert special.betaincc(k + 1, n - k, hi) <= a * (1 + 1e-12)
     ref = math.log(special.gammaincinv(1000, a) / -math.log(a))    # p0 upper for fp = 0 is -log(a)/n + O(1/n^2)
     assert epsilon_lower_bound(1000, 0, n) == pytest.approx(ref, rel=1e-5)
+
+
+# --- issue 14 item 4: Clopper–Pearson through the inverse beta, checked against the definition ---
+from scipy import special as _sp
+from shuffle_privacy.audit import _log_beta_bisect, best_threshold, _epsilon_lower_bounds
+
+@pytest.mark.parametrize('k,n', [(1, 10), (5, 1000), (500, 1000), (999, 1000), (1000, 10**9), (1000, 10**12),
+                                 (10**6, 10**12), (3, 10**15)])
+@pytest.mark.parametrize('alpha', [0.05, 1e-6, 1e-100])
+def test_clopper_pearson_inverse_beta_is_conservative_and_matches_old_search(k, n, alpha):
+    lo, hi = clopper_pearson(k, n, alpha)
+    # the definition: Pr[Bin(n, lo) >= k] = I_lo(k, n-k+1) <= alpha, Pr[Bin(n, hi) <= k] = 1 - I_hi(k+1, n-k) <= alpha
+    assert _sp.betainc(k, n - k + 1, lo) <= alpha
+    if k < n: assert _sp.betaincc(k + 1, n - k, hi) <= alpha
+    old_lo = math.exp(_log_beta_bisect(k, n - k + 1, alpha, upper=False, side='lo'))
+    old_hi = 1.0 if k == n else math.exp(_log_beta_bisect(k + 1, n - k, alpha, upper=True, side='hi'))
+    assert abs(lo - old_lo) <= 1e-11*old_lo and abs(hi - old_hi) <= 1e-11*old_hi
+
+def test_best_threshold_matches_brute_force():
+    g = np.random.default_rng(0)
+    a, b = g.normal(2.0, 1.0, 300), g.normal(0.0, 1.0, 300)
+    t, e = best_threshold(a, b, delta=1e-6, joint_confidence=0.95)
+    brute = max(epsilon_lower_bound(int((a >= c).sum()), int((b >= c).sum()), 300, 1e-6, joint_confidence=0.95)
+                for c in np.unique(np.concatenate([a, b])))
+    assert e == pytest.approx(brute, rel=1e-12) and e > 0
+
+def test_audit_rng_accepts_none_int_generator():
+    f = lambda g, t: g.random(t) < 0.9; s = lambda g, t: g.random(t) < 0.1
+    r1 = audit(f, s, lambda o: o, trials=100, rng=5, batch=True); r2 = audit(f, s, lambda o: o, trials=100, rng=5, batch=True)
+    assert (r1.tp, r1.fp) == (r2.tp, r2.fp)
+    audit(f, s, lambda o: o, trials=10, rng=None, batch=True); audit(f, s, lambda o: o, trials=10, rng=np.random.default_rng(1), batch=True)
+    with pytest.raises(ValueError, match='rng'): audit(f, s, lambda o: o, trials=10, rng='x', batch=True)

@@ -196,3 +196,9 @@ def test_eq3_is_advanced_composition_and_valid():
         e3 = blogs_compose(eps, T, 1e-5)
         assert e3 == pytest.approx(advanced_composition(eps, 0.0, T, 1e-5)[0], rel=1e-12)
         assert optimal_composition_delta(eps, 0.0, T, e3) <= 1e-5
+
+
+def test_blogs_block_sizes_all_infinite_returns_smallest_blocks_with_warning():
+    from shuffle_privacy.mechanisms.blogs import blogs_block_sizes, BlogsTargetExceeded
+    with pytest.warns(BlogsTargetExceeded):
+        assert blogs_block_sizes([1], 0.001, 1e-300, 1, 1000.0) == [1]

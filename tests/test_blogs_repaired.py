@@ -50,7 +50,7 @@ def test_step_clips_globally_and_adds_calibrated_noise():
 @pytest.mark.parametrize('call,msg', [
     (lambda: repaired_rdp([1.0], 1.0, 1), 'orders must be finite reals > 1'),
     (lambda: repaired_rdp([2.0], 0.0, 1), r'noise_multiplier must be in \(0, inf\)'),
-    (lambda: repaired_rdp([2.0], 1.0, 0), r'compositions must be an integer in \[1, inf\)'),
+    (lambda: repaired_rdp([2.0], 1.0, 0), r'count must be an integer in \[1, inf\)'),
     (lambda: repaired_epsilon(1.0, 1, 0.0), r'delta must be in \(0, 1\)'),
     (lambda: repaired_noise_multiplier(-1.0, 1, 1e-5), r'target_epsilon must be in \(0, inf\)'),
     (lambda: repaired_blogs_step([np.ones(3)], [1, 1], 1.0, 1.0, 0), 'one entry per gradient tensor'),

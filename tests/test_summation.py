@@ -239,3 +239,15 @@ def test_p1d_helpers_bad_input():
     with pytest.raises(ValueError, match='x must lie in'): count_pmf([1.5], 2, 3, 0.3, 1.0)
     with pytest.raises(ValueError, match='a must contain only integers'): two_sample_chi2([0.5, 1], [1, 2])
     with pytest.raises(ValueError, match='p must be in'): p1d_sum([0.1], 2, 3, 0.6, 1.0, rng)
+
+
+# --- issue 12 regressions found by the contract domains ---
+def test_p1d_robust_sum_checks_the_mask_shape():
+    from shuffle_privacy.mechanisms.summation import p1d_robust_sum
+    with pytest.raises(ValueError, match='honest'): p1d_robust_sum([0.5], 3, 3, 0.5, 1.0, 0, [True, False])
+
+def test_two_sample_chi2_huge_range_and_min_expected():
+    from shuffle_privacy.mechanisms.summation import two_sample_chi2
+    a = np.array([0, 10**17, 5, 5, 5, 5] * 5); b = np.array([0, 10**17, 5, 5, 5, 6] * 5)
+    assert 0.0 <= two_sample_chi2(a, b) <= 1.0          # bins at observed values: no 1e17-long bincount
+    with pytest.raises(ValueError, match='min_expected'): two_sample_chi2(a, b, min_expected=0.0)

@@ -55,6 +55,8 @@ def mlp_init(sizes=(64, 32, 10), # layer widths
             )->list:
     "He-initialised weights and zero biases of a ReLU MLP: [W1, b1, W2, b2, ...]."
     rng = as_rng(rng)
+    sizes = [check_int('sizes', s, lo=1) for s in sizes]
+    if len(sizes) < 2: raise ValueError(f'sizes must list at least two layer widths; got {sizes!r}')
     params = []
     for a, b in zip(sizes[:-1], sizes[1:]):
         params += [rng.normal(0, math.sqrt(2 / a), size=(a, b)), np.zeros(b)]

@@ -164,9 +164,8 @@ def blogs_block_sizes(dims, # dimensions d_i of the trainable parameter tensors 
         if diff < best_diff: best_sizes, best_diff = sizes, diff
         if eps > target: high = mid
         else: low = mid
-    if best_sizes is None:    # every candidate's total ε was inf: nothing to return (the published code returns None)
-        raise ValueError(f'no block sizes give a finite total epsilon for target_epsilon={target}, delta={delta!r}, '
-                         f'steps={steps}: increase target_epsilon or delta')
+    if best_sizes is None:    # every candidate's total ε overflowed to inf (the published code returns None here):
+        best_sizes = [1]*len(dims)  # block size 1 gives each group its least ε: the best Algorithm 2 can reach
     if warn:
         total = blogs_total_epsilon(dims, best_sizes, C, steps, delta)
         if total > target:

@@ -8,7 +8,7 @@ __all__ = ['repaired_blogs_step', 'repaired_rdp', 'repaired_epsilon', 'repaired_
 # %% ../../nbs/26_blogs_review.ipynb #bc8483bb
 import math
 import numpy as np
-from ..core import check_int, check_positive, check_probability, check_real, as_rng, DEFAULT_ORDERS
+from ..core import check_int, check_positive, check_probability, check_real, as_rng, DEFAULT_ORDERS, expand_bracket, monotone_search
 from ..accounting.conversions import rdp_to_dp
 from .blogs import block_shuffle
 
@@ -32,40 +32,37 @@ def repaired_blogs_step(grads, # list of accumulated gradient tensors (numpy), o
 # %% ../../nbs/26_blogs_review.ipynb #f737eeda
 def repaired_rdp(orders, # Rényi orders α > 1
                  noise_multiplier:float, # σ (noise std divided by the sensitivity 2C)
-                 compositions:int, # number of steps that can involve one example (epochs, or T without a partition)
+                 count:int, # number of composed steps that can involve one example (epochs, or T without a partition)
                 )->np.ndarray:
-    "RDP of the repaired DP-BloGS: compositions · α / (2σ²) (Gaussian mechanism, Mironov 2017 Prop. 7)."
+    "RDP of the repaired DP-BloGS: count · α / (2σ²) (Gaussian mechanism, Mironov 2017 Prop. 7)."
     sigma = check_positive('noise_multiplier', noise_multiplier)
-    k = check_int('compositions', compositions, lo=1)
+    k = check_int('count', count, lo=1)
     a = np.asarray(orders, dtype=float)
     if np.any(~np.isfinite(a)) or np.any(a <= 1): raise ValueError('orders must be finite reals > 1')
-    return k * a / (2 * sigma * sigma)
+    return k * a / sigma / sigma / 2          # /σ/σ: σ² underflows to 0 below 1e-162
 
 def repaired_epsilon(noise_multiplier:float, # σ
-                     compositions:int, # steps that involve one example
+                     count:int, # composed steps that involve one example
                      delta:float, # target δ in (0, 1)
                      orders=None, # Rényi orders (default: a wide grid)
                     )->float:
     "(ε, δ) of the repaired DP-BloGS via RDP and the improved RDP→DP conversion (`rdp_to_dp`)."
     delta = check_probability('delta', delta)
     orders = DEFAULT_ORDERS if orders is None else np.asarray(orders, dtype=float)
-    return float(rdp_to_dp(orders, repaired_rdp(orders, noise_multiplier, compositions), delta)[0])
+    return float(rdp_to_dp(orders, repaired_rdp(orders, noise_multiplier, count), delta)[0])
 
 def repaired_noise_multiplier(target_epsilon:float, # target ε > 0
-                              compositions:int, # steps that involve one example
+                              count:int, # composed steps that involve one example
                               delta:float, # δ in (0, 1)
                               orders=None, # Rényi orders (default: a wide grid)
                              )->float:
-    "Smallest σ (to ~1e-6 relative) whose RDP-accounted ε is at most the target; bisection in log σ, rounded up."
+    "Smallest σ (to ~1e-6 relative) whose RDP-accounted ε is at most the target; capped bracket, then bisection in log σ."
     eps = check_positive('target_epsilon', target_epsilon)
-    lo, hi = 0.25, 1.0
-    while repaired_epsilon(hi, compositions, delta, orders) > eps: lo, hi = hi, hi * 4
-    while repaired_epsilon(lo, compositions, delta, orders) <= eps: lo, hi = lo / 4, lo
-    while hi / lo > 1 + 1e-6:
-        mid = math.sqrt(lo * hi)
-        if repaired_epsilon(mid, compositions, delta, orders) > eps: lo = mid
-        else: hi = mid
-    return hi
+    count = check_int('count', count, lo=1); delta = check_probability('delta', delta)
+    ok = lambda s: repaired_epsilon(s, count, delta, orders) <= eps      # False for small σ, True from a threshold on
+    lo, hi = expand_bracket(ok, 1.0, 1e-150, 1e150, factor=4.0)         # capped: ValueError past 1e150
+    if lo is None: return hi                                            # holds at σ = 1e-150 already
+    return monotone_search(ok, lo, hi, rtol=1e-6)
 
 # %% ../../nbs/26_blogs_review.ipynb #1fb28c3d
 import dataclasses

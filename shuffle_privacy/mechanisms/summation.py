@@ -150,11 +150,14 @@ def count_pmf(x, g:int, b:int, p:float, Delta:float)->np.ndarray:
     off = int(fl.sum()); out[off:off + len(conv)] = conv[:len(out) - off]
     return out
 
-def two_sample_chi2(a, b, min_expected:float=5.0)->float:
+def two_sample_chi2(a, b, # two integer samples (any range of values)
+                    min_expected:float=5.0, # adjacent values are pooled until a bin holds 2*min_expected > 0
+                   )->float:
     "p-value of a chi-square test that two integer samples come from the same distribution (sparse bins pooled)."
     a = check_array('a', a, ndim=1, integer=True).astype(np.int64); b = check_array('b', b, ndim=1, integer=True).astype(np.int64)
-    lo = min(a.min(), b.min()); hi = max(a.max(), b.max())
-    ca = np.bincount(a - lo, minlength=hi - lo + 1); cb = np.bincount(b - lo, minlength=hi - lo + 1)
+    min_expected = check_positive('min_expected', min_expected)
+    vals, inv = np.unique(np.concatenate([a, b]), return_inverse=True)   # bins at observed values: memory O(len(a)+len(b))
+    ca = np.bincount(inv[:len(a)], minlength=len(vals)); cb = np.bincount(inv[len(a):], minlength=len(vals))
     tot = ca + cb; edges, acc = [], 0
     for i, t in enumerate(tot):  # pool adjacent values until each bin has enough mass
         acc += t
@@ -183,7 +186,9 @@ def p1d_robust_sum(x, g:int, b:int, p:float, Delta:float, rng, # None, an int se
                   )->tuple:
     "Run P1D when only the `honest` users send messages; return (estimate, count): the estimate is biased by the missing users."
     rng = as_rng(rng)
-    x = np.asarray(x, dtype=float); honest = np.asarray(honest, dtype=bool)
+    Delta = check_positive('Delta', Delta); x = check_array('x', x, lo=0, hi=Delta, ndim=1)
+    honest = np.asarray(honest, dtype=bool)
+    if honest.shape != x.shape: raise ValueError(f'honest must be a boolean mask of shape {x.shape}; got {honest.shape}')
     c = p1d_count(x[honest], g, b, p, Delta, rng)
     return Delta/g*(c - p*b*len(x)), c
 
