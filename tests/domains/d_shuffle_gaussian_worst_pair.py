@@ -22,6 +22,7 @@ DOMAINS = {
     M + 'worst_pair_search': Domain(st.fixed_dictionaries(dict(
         n=st.integers(1, 2), noise_multiplier=log_uniform(0.05, 1e3), epsilons=st.just([0.0, 1.0]),
         grid=st.just(2), points=st.just(40))), kind='any', max_examples=4,
-        invalid=(dict(n=4, noise_multiplier=1.0, epsilons=[0.1]), dict(n=2, noise_multiplier=1.0, epsilons=[0.1], grid=1))),
+        invalid=(dict(n=4, noise_multiplier=1.0, epsilons=[0.1]),
+                 dict(n=2, noise_multiplier=1.0, epsilons=[0.1], grid=1))),
 }
 EXEMPT = {}
