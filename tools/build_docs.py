@@ -19,6 +19,10 @@ Steps:
      network.
 4. **README.md** is generated from the committed `nbs/index.ipynb` (processed the same way, outputs as committed).
 
+Unchanged notebooks (same bytes, same package sources) are not re-executed: their executed copies in
+`_build/executed/` are reused (keys in `_build/cache/`). `python3 dev.py docs NOTEBOOK...` re-executes only the
+named notebooks. Each executed notebook is reported with its name and seconds as it finishes.
+
 Options: `--skip-slow`, `--no-execute` (use the committed outputs), `--no-sphinx`, `--readme-only`,
 `--check-readme` (exit 1 if README.md is stale), `--timeout SECONDS` (per cell), `--workers N`.
 """
@@ -116,19 +120,48 @@ def _stage_nbs_dir(dst:Path):
     if dst.exists(): shutil.rmtree(dst)
     shutil.copytree(NBS, dst, ignore=shutil.ignore_patterns('*.ipynb', '.ipynb_checkpoints', '__pycache__'))
 
-def execute_all(nbs, skip_slow:bool, timeout:int, workers:int):
+CACHE = BUILD/'cache'
+
+def _exec_key(p:Path, flags)->str:
+    "Cache key of an executed notebook: its bytes, the package's sources and the skip flags."
+    import hashlib
+    h = hashlib.sha256(p.read_bytes())
+    for f in sorted((ROOT/'shuffle_privacy').rglob('*.py')): h.update(f.name.encode()); h.update(f.read_bytes())
+    h.update(' '.join(flags).encode())
+    return h.hexdigest()
+
+def execute_all(nbs, skip_slow:bool, timeout:int, workers:int, only=None):
+    "Execute the notebooks whose source or package changed since their last run (and all of `only`, if given)."
     from nbdev.config import get_config
+    from concurrent.futures import as_completed
     ensure_kernel()
-    _stage_nbs_dir(EXEC)
+    EXEC.mkdir(parents=True, exist_ok=True)
+    for f in NBS.iterdir():   # configuration and assets travel with the notebooks
+        if f.suffix != '.ipynb' and not f.name.startswith(('.', '__')):
+            if f.is_dir(): shutil.copytree(f, EXEC/f.name, dirs_exist_ok=True)
+            else: shutil.copy2(f, EXEC/f.name)
     flags = get_config().tst_flags.split() if skip_slow else []
-    jobs = [(str(p), str(EXEC/p.name), flags, timeout) for p in nbs]
-    log(f'executing {len(jobs)} notebooks from scratch ({workers} workers, cwd {NBS}'
+    keys = {p.name: _exec_key(p, flags) for p in nbs}
+    def fresh(p): return (EXEC/p.name).exists() and (CACHE/(p.name + '.sha256')).exists() \
+        and (CACHE/(p.name + '.sha256')).read_text() == keys[p.name]
+    todo = []
+    for p in nbs:
+        if only is not None and p.name not in only:
+            if not (EXEC/p.name).exists(): shutil.copy2(p, EXEC/p.name); log(f'  {p.name:40s}   (committed outputs)')
+        elif only is None and fresh(p): log(f'  {p.name:40s}   cached (unchanged)')
+        else: todo.append(p)
+    jobs = [(str(p), str(EXEC/p.name), flags, timeout) for p in todo]
+    log(f'executing {len(jobs)} of {len(nbs)} notebooks ({workers} workers, cwd {NBS}'
         + (f', skipping cells flagged {flags}' if flags else ', slow cells included') + ')')
-    errors = []
+    errors, t0 = [], time.time()
     with ProcessPoolExecutor(max_workers=workers, mp_context=get_context('spawn')) as ex:
-        for name, secs, err in ex.map(_execute_one, jobs):
-            log(f'  {name:40s} {secs:6.1f}s  {"FAILED" if err else "ok"}')
+        futs = {ex.submit(_execute_one, j): j for j in jobs}
+        for k, fut in enumerate(as_completed(futs), 1):
+            name, secs, err = fut.result()
+            log(f'  [{k}/{len(jobs)}] {name:40s} {secs:6.1f}s  {"FAILED" if err else "ok"}'
+                f'  (elapsed {time.time()-t0:.0f}s)')
             if err: errors.append(err)
+            else: CACHE.mkdir(parents=True, exist_ok=True); (CACHE/(name + '.sha256')).write_text(keys[name])
     if errors:
         for e in errors: log(f'\nERROR executing {e}')
         raise BuildError(f'{len(errors)} notebook(s) failed to execute: ' + ', '.join(e.split(':')[0] for e in errors))
@@ -136,6 +169,7 @@ def execute_all(nbs, skip_slow:bool, timeout:int, workers:int):
 def copy_committed(nbs):
     "`--no-execute`: take the notebooks with their committed outputs."
     _stage_nbs_dir(EXEC)
+    if CACHE.exists(): shutil.rmtree(CACHE)   # the executed copies are gone: so are their cache keys
     for p in nbs: shutil.copy2(p, EXEC/p.name)
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -564,6 +598,8 @@ def main(argv=None):
     ap.add_argument('--no-readme', action='store_true', help='do not regenerate README.md')
     ap.add_argument('--timeout', type=int, default=900, help='seconds per cell')
     ap.add_argument('--workers', type=int, default=min(os.cpu_count() or 1, 2))
+    ap.add_argument('notebook', nargs='*', help='re-execute only these notebooks (names or paths in nbs/); '
+                    'the others keep their last executed outputs')
     a = ap.parse_args(argv)
     os.chdir(ROOT)
     os.environ.setdefault('JUPYTER_PLATFORM_DIRS', '1')
@@ -575,7 +611,14 @@ def main(argv=None):
         if not nbs: raise BuildError('no notebooks in nbs/')
         t = time.time()
         if a.no_execute: copy_committed(nbs); log('using the committed outputs (--no-execute)')
-        else: execute_all(nbs, a.skip_slow, a.timeout, a.workers)
+        else:
+            only = None
+            if a.notebook:
+                names = {p.name: p for p in nbs}
+                only = {Path(n).name if Path(n).suffix else Path(n).name + '.ipynb' for n in a.notebook}
+                bad = sorted(only - set(names))
+                if bad: raise BuildError(f'no such notebook in nbs/: {", ".join(bad)}')
+            execute_all(nbs, a.skip_slow, a.timeout, a.workers, only)
         log(f'execution: {time.time()-t:.1f}s'); t = time.time()
         executed = [EXEC/p.name for p in nbs]
         if shutil.which('quarto'):
