@@ -424,6 +424,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                       'shuffle_privacy.core.monotone_search': ('core.html#monotone_search', 'shuffle_privacy/core.py'),
                                       'shuffle_privacy.core.norm_cdf': ('core.html#norm_cdf', 'shuffle_privacy/core.py'),
                                       'shuffle_privacy.core.norm_sf': ('core.html#norm_sf', 'shuffle_privacy/core.py'),
+                                      'shuffle_privacy.core.optional_import': ('core.html#optional_import', 'shuffle_privacy/core.py'),
                                       'shuffle_privacy.core.progress': ('core.html#progress', 'shuffle_privacy/core.py')},
             'shuffle_privacy.experiments.blogs': { 'shuffle_privacy.experiments.blogs.Adam': ( 'blogs_experiment.html#adam',
                                                                                                'shuffle_privacy/experiments/blogs.py'),

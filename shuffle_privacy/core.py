@@ -5,7 +5,8 @@
 # %% auto #0
 __all__ = ['DEFAULT_ORDERS', 'check_real', 'check_positive', 'check_nonnegative', 'check_probability', 'check_int', 'check_array',
            'check_same_length', 'in_test', 'logsumexp', 'log1mexp', 'logdiffexp', 'log_expm1', 'norm_sf', 'log_norm_sf',
-           'norm_cdf', 'log_norm_cdf', 'log_norm_sf_diff', 'as_rng', 'monotone_search', 'expand_bracket', 'progress']
+           'norm_cdf', 'log_norm_cdf', 'log_norm_sf_diff', 'as_rng', 'monotone_search', 'expand_bracket', 'progress',
+           'optional_import']
 
 # %% ../nbs/00_core.ipynb #0e2988ea
 import math, numbers, os
@@ -303,3 +304,14 @@ def progress(iterable, # the items to iterate over
             yield x
             if time.monotonic() - last >= min_interval: show(line()); last = time.monotonic()
     finally: show('')
+
+# %% ../nbs/00_core.ipynb #bf03519c
+def optional_import(module:str, # the module to import, e.g. `'torch'`
+                    extra:str, # the extra of shuffle_privacy that installs it, e.g. `'torch'`
+                   ):
+    "Import and return `module`, or raise an ImportError naming the extra that installs it."
+    import importlib
+    try: return importlib.import_module(module)
+    except ImportError as e:
+        raise ImportError(f'{module} is an optional dependency of shuffle_privacy: '
+                          f'pip install "shuffle_privacy[{extra}]"') from e
