@@ -372,7 +372,11 @@ def to_myst_nb(nb:dict, pages:dict, stem:str):
         if re.match(r'\s*show_doc\s*\(', code):                    # API documentation: markdown, in the page
             md = next((''.join(o['data']['text/markdown']) for o in outs
                        if o.get('data', {}).get('text/markdown')), None)
-            if md: cells.append(dict(cell_type='markdown', metadata={}, source=_showdoc_md(md, pages)))
+            if md:
+                sym = re.match(r'\s*show_doc\s*\(\s*([\w.]+)', code)
+                # an index entry per documented symbol: fills Sphinx's general index (genindex) and its search
+                idx = f'```{{index}} single: {sym.group(1)}; {stem}\n```\n\n' if sym else ''
+                cells.append(dict(cell_type='markdown', metadata={}, source=idx + _showdoc_md(md, pages)))
             continue
         tags = []
         if opts.get('echo') == 'false' or not code.strip(): tags.append('remove-input')
