@@ -643,6 +643,10 @@ def main(argv=None):
             r = subprocess.run([str(Path(sys.executable).parent/'nbdev-docs'), '--path', str(EXEC)], cwd=ROOT)
             if r.returncode: raise BuildError('nbdev-docs failed')
             log(f'Quarto site: open file://{ROOT/"_docs"/"index.html"}')
+        else:
+            log('note: Quarto is not on PATH, so nbdev\'s own `nbdev-preview` and `nbdev-docs` cannot run here (they '
+                'render with Quarto: https://quarto.org/docs/get-started/). This build makes the equivalent offline '
+                'site with Sphinx + myst-nb instead, from the same nbdev-processed notebooks.')
         if not a.no_readme: build_readme(); log(f'README: {time.time()-t:.1f}s'); t = time.time()
         if a.no_sphinx: return 0
         process_all(executed, PROC, a.workers)
