@@ -133,7 +133,7 @@ def _exec_key(p:Path, flags)->str:
 def execute_all(nbs, skip_slow:bool, timeout:int, workers:int, only=None):
     "Execute the notebooks whose source or package changed since their last run (and all of `only`, if given)."
     from nbdev.config import get_config
-    from concurrent.futures import as_completed
+    from concurrent.futures import wait, FIRST_COMPLETED
     ensure_kernel()
     EXEC.mkdir(parents=True, exist_ok=True)
     for f in NBS.iterdir():   # configuration and assets travel with the notebooks
@@ -155,8 +155,17 @@ def execute_all(nbs, skip_slow:bool, timeout:int, workers:int, only=None):
         + (f', skipping cells flagged {flags}' if flags else ', slow cells included') + ')')
     errors, t0 = [], time.time()
     with ProcessPoolExecutor(max_workers=workers, mp_context=get_context('spawn')) as ex:
-        futs = {ex.submit(_execute_one, j): j for j in jobs}
-        for k, fut in enumerate(as_completed(futs), 1):
+        futs = {ex.submit(_execute_one, j): Path(j[0]).name for j in jobs}
+        pending, k, started = set(futs), 0, {}
+        while pending:
+            done, pending = wait(pending, timeout=10, return_when=FIRST_COMPLETED)
+            now = time.time()
+            for f in pending:
+                if f.running(): started.setdefault(f, now)
+            if not done:   # a heartbeat, so that the build is never silent for long
+                log('    running: ' + ', '.join(f'{futs[f]} ({now-started[f]:.0f}s)' for f in pending if f in started))
+                continue
+            fut = done.pop(); pending |= done; k += 1
             name, secs, err = fut.result()
             log(f'  [{k}/{len(jobs)}] {name:40s} {secs:6.1f}s  {"FAILED" if err else "ok"}'
                 f'  (elapsed {time.time()-t0:.0f}s)')
