@@ -5,7 +5,8 @@
 # %% auto #0
 __all__ = ['DEFAULT_ORDERS', 'check_real', 'check_positive', 'check_nonnegative', 'check_probability', 'check_int', 'check_array',
            'check_same_length', 'in_test', 'logsumexp', 'log1mexp', 'logdiffexp', 'log_expm1', 'norm_sf', 'log_norm_sf',
-           'norm_cdf', 'log_norm_cdf', 'log_norm_sf_diff', 'as_rng', 'monotone_search', 'expand_bracket']
+           'norm_cdf', 'log_norm_cdf', 'log_norm_sf_diff', 'as_rng', 'monotone_search', 'expand_bracket', 'progress',
+           'optional_import']
 
 # %% ../nbs/00_core.ipynb #0e2988ea
 import math, numbers, os
@@ -264,3 +265,53 @@ def expand_bracket(pred, # monotone predicate: False below a threshold, True fro
         if pred(y): return x, y
         x = y
     raise ValueError(f'expand_bracket: the predicate is False up to hi_limit={hi_limit!r}')
+
+# %% ../nbs/00_core.ipynb #c6b40593
+def _progress_sink()->str|None:
+    "Where progress goes: `'kernel'`, `'tty'`, or None (silent)."
+    if os.environ.get('SHUFFLE_PRIVACY_PROGRESS', '1') == '0' or in_test(): return None
+    try:
+        from IPython import get_ipython
+        if getattr(get_ipython(), 'kernel', None) is not None: return 'kernel'
+    except ImportError: pass
+    import sys
+    return 'tty' if sys.stderr.isatty() else None
+
+# %% ../nbs/00_core.ipynb #43ee45a1
+def progress(iterable, # the items to iterate over
+             total:int|None=None, # their number, when `iterable` has no `len`
+             desc:str|None=None, # a label shown before the count
+             min_interval:float=0.5, # seconds between two updates
+            ):
+    "Yield the items of `iterable`, showing a counter only when interactive; it erases itself at the end."
+    import time
+    if total is None and hasattr(iterable, '__len__'): total = len(iterable)
+    sink = _progress_sink()
+    if sink is None:
+        yield from iterable
+        return
+    pre, t0, last, n = f'{desc}: ' if desc else '', time.monotonic(), -math.inf, 0
+    def line(): return f'{pre}{n}' + (f'/{total}' if total is not None else '') + f' ({time.monotonic()-t0:.0f}s)'
+    if sink == 'kernel':
+        from IPython.display import display
+        handle = display({'text/plain': line()}, raw=True, display_id=True)
+        def show(s): handle.update({'text/plain': s}, raw=True)
+    else:
+        import sys
+        def show(s): sys.stderr.write('\r' + s + '\x1b[K' if s else '\r\x1b[K'); sys.stderr.flush()
+    try:
+        for n, x in enumerate(iterable, 1):
+            yield x
+            if time.monotonic() - last >= min_interval: show(line()); last = time.monotonic()
+    finally: show('')
+
+# %% ../nbs/00_core.ipynb #bf03519c
+def optional_import(module:str, # the module to import, e.g. `'torch'`
+                    extra:str, # the extra of shuffle_privacy that installs it, e.g. `'torch'`
+                   ):
+    "Import and return `module`, or raise an ImportError naming the extra that installs it."
+    import importlib
+    try: return importlib.import_module(module)
+    except ImportError as e:
+        raise ImportError(f'{module} is an optional dependency of shuffle_privacy: '
+                          f'pip install "shuffle_privacy[{extra}]"') from e

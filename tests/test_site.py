@@ -181,3 +181,33 @@ def test_screenshots(server, browser):
                 page.screenshot(path=str(SHOTS/'core_figure.png'))
         page.close()
         assert out.stat().st_size > 10_000, f'{out} looks empty'
+
+def test_wide_tables_scroll_inside_the_page(pages, browser):
+    "No table is cut off: every table wider than its box scrolls horizontally, and at least one wide table exists."
+    cut, wide = {}, 0
+    for u in pages:
+        page, _, _ = _open(browser, u)
+        res = page.eval_on_selector_all('article table', '''els => els.map(e => [e.scrollWidth > e.clientWidth + 1,
+            ["auto", "scroll"].includes(getComputedStyle(e).overflowX) ||
+            ["auto", "scroll"].includes(getComputedStyle(e.parentElement).overflowX)])''')
+        page.close()
+        wide += sum(w for w, _ in res)
+        bad = sum(1 for w, s in res if w and not s)
+        if bad: cut[u] = bad
+    assert not cut, f'wide tables cut off (no horizontal scroll): {cut}'
+    assert wide > 0, 'no wide table on the site: the check above proved nothing'
+
+def test_general_index_lists_the_api(server, browser):
+    "genindex is filled from the exported functions (one index entry per show_doc)."
+    page, _, _ = _open(browser, urljoin(server, 'genindex.html'))
+    txt = page.inner_text('article')
+    page.close()
+    assert 'check_real' in txt and 'logsumexp' in txt, txt[:500]
+
+def test_explorer_page_shows_a_static_figure(server, browser):
+    "The widget explorer (notebook 40) shows a figure on the static site, not only the widget's text fallback."
+    page, _, _ = _open(browser, urljoin(server, '40_iteration_figures.html'))
+    page.wait_for_load_state('networkidle')
+    n = page.eval_on_selector_all('article img', 'els => els.filter(e => e.complete && e.naturalWidth > 0).length')
+    page.close()
+    assert n > 0, '40_iteration_figures.html has no loaded figure'

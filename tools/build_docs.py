@@ -19,6 +19,10 @@ Steps:
      network.
 4. **README.md** is generated from the committed `nbs/index.ipynb` (processed the same way, outputs as committed).
 
+Unchanged notebooks (same bytes, same package sources) are not re-executed: their executed copies in
+`_build/executed/` are reused (keys in `_build/cache/`). `python3 dev.py docs NOTEBOOK...` re-executes only the
+named notebooks. Each executed notebook is reported with its name and seconds as it finishes.
+
 Options: `--skip-slow`, `--no-execute` (use the committed outputs), `--no-sphinx`, `--readme-only`,
 `--check-readme` (exit 1 if README.md is stale), `--timeout SECONDS` (per cell), `--workers N`.
 """
@@ -116,19 +120,57 @@ def _stage_nbs_dir(dst:Path):
     if dst.exists(): shutil.rmtree(dst)
     shutil.copytree(NBS, dst, ignore=shutil.ignore_patterns('*.ipynb', '.ipynb_checkpoints', '__pycache__'))
 
-def execute_all(nbs, skip_slow:bool, timeout:int, workers:int):
+CACHE = BUILD/'cache'
+
+def _exec_key(p:Path, flags)->str:
+    "Cache key of an executed notebook: its bytes, the package's sources and the skip flags."
+    import hashlib
+    h = hashlib.sha256(p.read_bytes())
+    for f in sorted((ROOT/'shuffle_privacy').rglob('*.py')): h.update(f.name.encode()); h.update(f.read_bytes())
+    h.update(' '.join(flags).encode())
+    return h.hexdigest()
+
+def execute_all(nbs, skip_slow:bool, timeout:int, workers:int, only=None):
+    "Execute the notebooks whose source or package changed since their last run (and all of `only`, if given)."
     from nbdev.config import get_config
+    from concurrent.futures import wait, FIRST_COMPLETED
     ensure_kernel()
-    _stage_nbs_dir(EXEC)
+    EXEC.mkdir(parents=True, exist_ok=True)
+    for f in NBS.iterdir():   # configuration and assets travel with the notebooks
+        if f.suffix != '.ipynb' and not f.name.startswith(('.', '__')):
+            if f.is_dir(): shutil.copytree(f, EXEC/f.name, dirs_exist_ok=True)
+            else: shutil.copy2(f, EXEC/f.name)
     flags = get_config().tst_flags.split() if skip_slow else []
-    jobs = [(str(p), str(EXEC/p.name), flags, timeout) for p in nbs]
-    log(f'executing {len(jobs)} notebooks from scratch ({workers} workers, cwd {NBS}'
+    keys = {p.name: _exec_key(p, flags) for p in nbs}
+    def fresh(p): return (EXEC/p.name).exists() and (CACHE/(p.name + '.sha256')).exists() \
+        and (CACHE/(p.name + '.sha256')).read_text() == keys[p.name]
+    todo = []
+    for p in nbs:
+        if only is not None and p.name not in only:
+            if not (EXEC/p.name).exists(): shutil.copy2(p, EXEC/p.name); log(f'  {p.name:40s}   (committed outputs)')
+        elif only is None and fresh(p): log(f'  {p.name:40s}   cached (unchanged)')
+        else: todo.append(p)
+    jobs = [(str(p), str(EXEC/p.name), flags, timeout) for p in todo]
+    log(f'executing {len(jobs)} of {len(nbs)} notebooks ({workers} workers, cwd {NBS}'
         + (f', skipping cells flagged {flags}' if flags else ', slow cells included') + ')')
-    errors = []
+    errors, t0 = [], time.time()
     with ProcessPoolExecutor(max_workers=workers, mp_context=get_context('spawn')) as ex:
-        for name, secs, err in ex.map(_execute_one, jobs):
-            log(f'  {name:40s} {secs:6.1f}s  {"FAILED" if err else "ok"}')
+        futs = {ex.submit(_execute_one, j): Path(j[0]).name for j in jobs}
+        pending, k, started = set(futs), 0, {}
+        while pending:
+            done, pending = wait(pending, timeout=10, return_when=FIRST_COMPLETED)
+            now = time.time()
+            for f in pending:
+                if f.running(): started.setdefault(f, now)
+            if not done:   # a heartbeat, so that the build is never silent for long
+                log('    running: ' + ', '.join(f'{futs[f]} ({now-started[f]:.0f}s)' for f in pending if f in started))
+                continue
+            fut = done.pop(); pending |= done; k += 1
+            name, secs, err = fut.result()
+            log(f'  [{k}/{len(jobs)}] {name:40s} {secs:6.1f}s  {"FAILED" if err else "ok"}'
+                f'  (elapsed {time.time()-t0:.0f}s)')
             if err: errors.append(err)
+            else: CACHE.mkdir(parents=True, exist_ok=True); (CACHE/(name + '.sha256')).write_text(keys[name])
     if errors:
         for e in errors: log(f'\nERROR executing {e}')
         raise BuildError(f'{len(errors)} notebook(s) failed to execute: ' + ', '.join(e.split(':')[0] for e in errors))
@@ -136,6 +178,7 @@ def execute_all(nbs, skip_slow:bool, timeout:int, workers:int):
 def copy_committed(nbs):
     "`--no-execute`: take the notebooks with their committed outputs."
     _stage_nbs_dir(EXEC)
+    if CACHE.exists(): shutil.rmtree(CACHE)   # the executed copies are gone: so are their cache keys
     for p in nbs: shutil.copy2(p, EXEC/p.name)
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -338,7 +381,11 @@ def to_myst_nb(nb:dict, pages:dict, stem:str):
         if re.match(r'\s*show_doc\s*\(', code):                    # API documentation: markdown, in the page
             md = next((''.join(o['data']['text/markdown']) for o in outs
                        if o.get('data', {}).get('text/markdown')), None)
-            if md: cells.append(dict(cell_type='markdown', metadata={}, source=_showdoc_md(md, pages)))
+            if md:
+                sym = re.match(r'\s*show_doc\s*\(\s*([\w.]+)', code)
+                # an index entry per documented symbol: fills Sphinx's general index (genindex) and its search
+                idx = f'```{{index}} single: {sym.group(1)}; {stem}\n```\n\n' if sym else ''
+                cells.append(dict(cell_type='markdown', metadata={}, source=idx + _showdoc_md(md, pages)))
             continue
         tags = []
         if opts.get('echo') == 'false' or not code.strip(): tags.append('remove-input')
@@ -408,6 +455,7 @@ suppress_warnings = ['mystnb.unknown_mime_type', 'myst.header', 'misc.highlighti
 html_theme = 'furo'
 html_static_path = ['_static']
 html_css_files = ['extra.css']
+html_js_files = ['extra.js']
 html_favicon = '_static/favicon.svg'    # else browsers ask for /favicon.ico and log a 404
 copyright = author
 html_show_sourcelink = False
@@ -422,7 +470,18 @@ def setup(app):
 
 EXTRA_CSS = '''/* generated by tools/build_docs.py */
 .cell_output .output.text_plain, .cell_output pre { max-height: 40em; overflow: auto; }
-mjx-container[display="true"] { overflow-x: auto; overflow-y: hidden; }
+mjx-container[display="true"] { overflow-x: auto; overflow-y: hidden; max-width: 100%; }
+/* wide tables scroll inside the page instead of being cut off */
+.cell_output table, article table.docutils { display: block; max-width: 100%; overflow-x: auto; }
+/* figures fit the page and open full-size on click (extra.js) */
+.cell_output img { max-width: 100%; height: auto; cursor: zoom-in; }
+'''
+
+EXTRA_JS = '''// generated by tools/build_docs.py: a figure opens at full size on click
+document.addEventListener('click', function (e) {
+  var img = e.target.closest ? e.target.closest('.cell_output img') : null;
+  if (img && !img.closest('a')) { window.location.href = img.currentSrc || img.src; }
+});
 '''
 
 def _ids(nb, stem):
@@ -457,6 +516,7 @@ def write_sphinx_src(proc_dir:Path, stems):
     author = cfg.get('author') or 'shuffle_privacy developers'
     (SRC/'conf.py').write_text(CONF.format(title=str(cfg.title), author=str(author)))
     (SRC/'_static'/'extra.css').write_text(EXTRA_CSS)
+    (SRC/'_static'/'extra.js').write_text(EXTRA_JS)
     (SRC/'_static'/'favicon.svg').write_text(FAVICON)
 
 def run_sphinx(workers:int):
@@ -564,6 +624,8 @@ def main(argv=None):
     ap.add_argument('--no-readme', action='store_true', help='do not regenerate README.md')
     ap.add_argument('--timeout', type=int, default=900, help='seconds per cell')
     ap.add_argument('--workers', type=int, default=min(os.cpu_count() or 1, 2))
+    ap.add_argument('notebook', nargs='*', help='re-execute only these notebooks (names or paths in nbs/); '
+                    'the others keep their last executed outputs')
     a = ap.parse_args(argv)
     os.chdir(ROOT)
     os.environ.setdefault('JUPYTER_PLATFORM_DIRS', '1')
@@ -575,7 +637,14 @@ def main(argv=None):
         if not nbs: raise BuildError('no notebooks in nbs/')
         t = time.time()
         if a.no_execute: copy_committed(nbs); log('using the committed outputs (--no-execute)')
-        else: execute_all(nbs, a.skip_slow, a.timeout, a.workers)
+        else:
+            only = None
+            if a.notebook:
+                names = {p.name: p for p in nbs}
+                only = {Path(n).name if Path(n).suffix else Path(n).name + '.ipynb' for n in a.notebook}
+                bad = sorted(only - set(names))
+                if bad: raise BuildError(f'no such notebook in nbs/: {", ".join(bad)}')
+            execute_all(nbs, a.skip_slow, a.timeout, a.workers, only)
         log(f'execution: {time.time()-t:.1f}s'); t = time.time()
         executed = [EXEC/p.name for p in nbs]
         if shutil.which('quarto'):
@@ -583,6 +652,10 @@ def main(argv=None):
             r = subprocess.run([str(Path(sys.executable).parent/'nbdev-docs'), '--path', str(EXEC)], cwd=ROOT)
             if r.returncode: raise BuildError('nbdev-docs failed')
             log(f'Quarto site: open file://{ROOT/"_docs"/"index.html"}')
+        else:
+            log('note: Quarto is not on PATH, so nbdev\'s own `nbdev-preview` and `nbdev-docs` cannot run here (they '
+                'render with Quarto: https://quarto.org/docs/get-started/). This build makes the equivalent offline '
+                'site with Sphinx + myst-nb instead, from the same nbdev-processed notebooks.')
         if not a.no_readme: build_readme(); log(f'README: {time.time()-t:.1f}s'); t = time.time()
         if a.no_sphinx: return 0
         process_all(executed, PROC, a.workers)
