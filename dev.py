@@ -61,8 +61,13 @@ def cmd_docs(extra):
     ensure_venv()
     run(BIN/'python', ROOT/'tools'/'build_docs.py', *extra, env=env())
 
+def cmd_bench(extra):
+    "Run benchmarks/bench_*.py (or the named ones); write benchmarks/RESULTS.md, results.json, ratios.png."
+    ensure_venv()
+    run(BIN/'python', ROOT/'benchmarks'/'harness.py', *extra, env=env())
+
 def main(argv):
-    cmds = dict(test=cmd_test, docs=cmd_docs, venv=lambda extra: ensure_venv())
+    cmds = dict(test=cmd_test, docs=cmd_docs, venv=lambda extra: ensure_venv(), bench=cmd_bench)
     if len(argv) < 2 or argv[1] not in cmds:
         print(__doc__)
         print('usage: python3 dev.py {docs|test|venv} [extra args]')
