@@ -95,8 +95,8 @@ def run_script(path):
         try: spec.loader.exec_module(mod)
         finally: sys.path.remove(str(HERE))
         if not callable(getattr(mod, 'run', None)):
-            return [row(path.stem, '-', notes='no run() function (old-style script, not yet ported)',
-                        status='skipped')], time.perf_counter() - t0
+            return [dict(row(path.stem, '-', notes='no run() function (old-style script, not yet ported)',
+                             status='skipped'), script=path.stem)], time.perf_counter() - t0
         rows = [dict(row(**{k: v for k, v in r.items() if k in ROW_KEYS})) for r in mod.run()]
         for r in rows: r['script'] = path.stem
         return rows, time.perf_counter() - t0
@@ -192,5 +192,14 @@ def run_all(names=(), out_dir=HERE):
     write_results(rows, machine_info(), durations, out_dir)
     return rows
 
+def main(argv):
+    "`harness.py [names...]`: the named (or all) scripts; `scaling` among the names (or no names) runs scaling.py too."
+    names = [a for a in argv if a != 'scaling']
+    if names or not argv: run_all(names)
+    if 'scaling' in argv or not argv:
+        sys.path.insert(0, str(HERE))
+        import scaling
+        scaling.main()
+
 if __name__ == '__main__':
-    run_all(sys.argv[1:])
+    main(sys.argv[1:])
