@@ -101,6 +101,16 @@ def vs_rounds():
                               value_discretization_interval=1e-3).compose(g, c).get_epsilon(1e-6),
                           counts, axis='rounds'))
     else: print('  PldAccountant not available: skipped', flush=True)
+    try:
+        from prv_accountant import PRVAccountant
+        from prv_accountant.privacy_random_variables import GaussianMechanism
+        out.append(series('prv_accountant PRVAccountant, Gaussian σ = 3, count (baseline)',
+                          lambda c: lambda: PRVAccountant(prvs=[GaussianMechanism(3.0)], max_self_compositions=[c],
+                                                          eps_error=0.01, delta_error=1e-9).compute_epsilon(
+                                                              1e-6, num_self_compositions=[c]), counts, axis='rounds',
+                          note='eps_error 0.01'))
+    except ImportError:
+        print('  prv_accountant not installed (pip install prv_accountant): skipped', flush=True)
     return out
 
 def plot(res, path):
