@@ -11,18 +11,18 @@ frequency scaling, a warm or cold cache) land on one side only. Alternating A B 
 10th-90th percentile spread are what we report. No test asserts a timing.
 """
 from __future__ import annotations
-import datetime, importlib.util, json, math, os, platform, sys, time, tracemalloc, traceback
+import datetime, importlib.util, json, math, os, platform, re, sys, time, tracemalloc, traceback
 from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
 ROW_KEYS = ('name', 'baseline', 'ratio_median', 'ratio_lo', 'ratio_hi', 'notes',
-            'candidate_s', 'baseline_s', 'repeats', 'number', 'peak_mb', 'status')
+            'candidate_s', 'baseline_s', 'repeats', 'number', 'peak_mb', 'status', 'target')
 
 def row(name, baseline, ratio_median=math.nan, ratio_lo=math.nan, ratio_hi=math.nan, notes='', *,
-        candidate_s=math.nan, baseline_s=math.nan, repeats=0, number=0, peak_mb=math.nan, status='ok'):
-    "A result row with every key of `ROW_KEYS` (floats as float, NaN where a field does not apply)."
-    return dict(name=str(name), baseline=str(baseline), ratio_median=float(ratio_median), ratio_lo=float(ratio_lo),
+        candidate_s=math.nan, baseline_s=math.nan, repeats=0, number=0, peak_mb=math.nan, status='ok', target=None):
+    "A result row with every key of `ROW_KEYS` (floats as float, NaN where a field does not apply; `target`: max ratio)."
+    return dict(target=None if target is None else float(target), name=str(name), baseline=str(baseline), ratio_median=float(ratio_median), ratio_lo=float(ratio_lo),
                 ratio_hi=float(ratio_hi), notes=str(notes), candidate_s=float(candidate_s),
                 baseline_s=float(baseline_s), repeats=int(repeats), number=int(number), peak_mb=float(peak_mb),
                 status=str(status))
@@ -91,9 +91,11 @@ def run_script(path):
     try:
         spec = importlib.util.spec_from_file_location(f'_bench_{path.stem}', path)
         mod = importlib.util.module_from_spec(spec)
-        sys.path.insert(0, str(HERE))
+        extra = [str(HERE), str(HERE.parent)]  # `from harness import ...` and `from benchmarks.harness import ...`
+        sys.path[:0] = extra
         try: spec.loader.exec_module(mod)
-        finally: sys.path.remove(str(HERE))
+        finally:
+            for e in extra: sys.path.remove(e)
         if not callable(getattr(mod, 'run', None)):
             return [dict(row(path.stem, '-', notes='no run() function (old-style script, not yet ported)',
                              status='skipped'), script=path.stem)], time.perf_counter() - t0
@@ -127,6 +129,22 @@ def _fmt_ratio(r):
     if not math.isfinite(r['ratio_median']): return '-'
     return f"{r['ratio_median']:.3g} [{r['ratio_lo']:.3g}–{r['ratio_hi']:.3g}]"
 
+_TARGET = re.compile(r'target\s*(?:<=|≤)\s*([0-9.eE+-]+)')
+
+def target_of(r):
+    "The row's target ratio: its `target` key, else a 'target <= X' in its notes, else None."
+    t = r.get('target')
+    if t is None:
+        m = _TARGET.search(r.get('notes', ''))
+        t = float(m.group(1).rstrip('.')) if m else None
+    return None if t is None else float(t)
+
+def _fmt_target(r):
+    t = target_of(r)
+    if t is None: return ''
+    if not math.isfinite(r['ratio_median']): return f'≤ {t:g} ?'
+    return f"≤ {t:g} {'met' if r['ratio_median'] <= t else '**NOT met**'}"
+
 def markdown(rows, info, durations=None):
     "The RESULTS.md text: header with machine info, then one table row per result."
     out = ['# Benchmark results', '',
@@ -134,13 +152,20 @@ def markdown(rows, info, durations=None):
            'baseline in the same run (< 1: shuffle_privacy is faster), median over interleaved repetitions '
            '(A B A B …) with the 10th–90th percentile in brackets. Times are medians per call.', '',
            '| ' + ' | '.join(f'{k}: {v}' for k, v in info.items()) + ' |', '|' + '---|'*len(info), '',
-           '| script | benchmark | baseline | ratio median [p10–p90] | ours | baseline | peak MB | notes |',
-           '|---|---|---|---|---|---|---|---|']
+           ]
+    tg = [r for r in rows if target_of(r) is not None]
+    met = [r for r in tg if math.isfinite(r['ratio_median']) and r['ratio_median'] <= target_of(r)]
+    if tg:
+        out += [f'**Targets** (a `target <= x` on the median ratio): {len(met)} of {len(tg)} met.'
+                + (' Not met: ' + '; '.join(f"{r['name']} ({_fmt_ratio(r)} vs ≤ {target_of(r):g})"
+                                            for r in tg if r not in met) + '.' if len(met) < len(tg) else ''), '']
+    out += ['| script | benchmark | baseline | ratio median [p10–p90] | target | ours | baseline | peak MB | notes |',
+            '|---|---|---|---|---|---|---|---|---|']
     for r in rows:
         note = r['notes'].replace('|', '\\|').replace('\n', ' ')
         if r['status'] != 'ok': note = f"**{r['status'].upper()}**: {note}"
         pk = f"{r['peak_mb']:.3g}" if math.isfinite(r['peak_mb']) else '-'
-        out.append(f"| {r.get('script', '')} | {r['name']} | {r['baseline']} | {_fmt_ratio(r)} | "
+        out.append(f"| {r.get('script', '')} | {r['name']} | {r['baseline']} | {_fmt_ratio(r)} | {_fmt_target(r)} | "
                    f"{_fmt_t(r['candidate_s'])} | {_fmt_t(r['baseline_s'])} | {pk} | {note} |")
     if durations:
         out += ['', 'Wall time per script: ' + ', '.join(f'{k} {v:.1f} s' for k, v in durations.items()) + '.']

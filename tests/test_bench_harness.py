@@ -52,3 +52,11 @@ def test_fit_slope():
     import scaling
     assert math.isclose(scaling.fit_slope([1, 10, 100], [2, 20, 200]), 1.0)
     assert math.isnan(scaling.fit_slope([1], [1]))
+
+def test_targets_parsed_and_reported():
+    ok = harness.row('a', 'b', 0.5, 0.4, 0.6, 'issue 14 target <= 2')
+    bad = harness.row('c', 'd', 3.0, 2.5, 3.5, 'x', target=2.0)
+    plain = harness.row('e', 'f', 1.0, 1.0, 1.0, 'no target here')
+    assert (harness.target_of(ok), harness.target_of(bad), harness.target_of(plain)) == (2.0, 2.0, None)
+    md = harness.markdown([ok, bad, plain], {'date': 'today'})
+    assert '1 of 2 met' in md and '≤ 2 met' in md and '≤ 2 **NOT met**' in md
