@@ -8,7 +8,8 @@ __all__ = ['calibrate']
 
 # %% ../../nbs/04_calibrate.ipynb #f8b345f4
 import math
-from ..core import check_real, check_probability, check_positive, check_int, monotone_search, expand_bracket
+from ..core import (check_real, check_probability, check_positive, check_int, monotone_search,
+                                  expand_bracket)
 from .rdp import RdpAccountant
 
 # %% ../../nbs/04_calibrate.ipynb #d0961aab
@@ -27,7 +28,7 @@ def calibrate(make_event, # callable: parameter -> DpEvent (e.g. lambda s: Shuff
               rtol:float=1e-6, # relative tolerance of a continuous search (clamped to float resolution)
               max_evaluations:int=200, # cap on accountant evaluations
              ):
-    "The parameter that just meets (ε, δ): the smallest one if ε falls with it (noise), the largest if ε rises (rounds)."
+    "The parameter that just meets (ε, δ): the smallest if ε falls with it (noise), the largest if ε rises (rounds)."
     eps_t = check_positive('target_epsilon', target_epsilon)
     delta = check_probability('target_delta', target_delta)
     rtol = max(check_real('rtol', rtol, lo=0, lo_open=True), 4*2.0**-52)
@@ -35,7 +36,8 @@ def calibrate(make_event, # callable: parameter -> DpEvent (e.g. lambda s: Shuff
     if not callable(make_event): raise ValueError('make_event must be a callable: parameter -> DpEvent')
     if bracket is not None:
         if len(bracket) != 2: raise ValueError(f'bracket must be a pair (lo, hi); got {bracket!r}')
-        lo, hi = check_positive('bracket[0]', bracket[0]), check_real('bracket[1]', bracket[1], lo=bracket[0], lo_open=True)
+        lo = check_positive('bracket[0]', bracket[0])
+        hi = check_real('bracket[1]', bracket[1], lo=lo, lo_open=True)
         if discrete: lo, hi = check_int('bracket[0]', lo, lo=1), check_int('bracket[1]', hi, lo=lo + 1)
     n_eval = [0]
     def eps(x):
@@ -65,14 +67,16 @@ def _calibrate(eps, eps_t, bracket, discrete, rtol):
                                          integer=discrete)
             except ValueError:
                 raise ValueError(f'calibrate: the target ε = {eps_t} is not met for any parameter up to '
-                                 f'{2**62 if discrete else 1e12:g}; the accountant cannot certify it (for RdpAccountant, '
+                                 f'{2**62 if discrete else 1e12:g}; the accountant cannot certify it '
+                                 '(for RdpAccountant, '
                                  'a tiny ε at a tiny δ needs orders beyond max_order: raise max_order, or use a PLD '
                                  'accountant)') from None
             if lo is None: raise ValueError('calibrate: the target is met even at the smallest parameter tried; '
                                             'pass a bracket')
         else:          # rounds: find lo with ε(lo) <= target, hi with ε(hi) > target
             miss = lambda x: not ok(x)
-            lo, hi = expand_bracket(miss, start, 1 if discrete else 1e-12, 2**62 if discrete else 1e12, integer=discrete)
+            lo, hi = expand_bracket(miss, start, 1 if discrete else 1e-12, 2**62 if discrete else 1e12,
+                                    integer=discrete)
             if lo is None:
                 raise ValueError(f'calibrate: the target ε = {eps_t} is missed even at the smallest parameter tried')
     else:

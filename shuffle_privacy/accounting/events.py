@@ -189,7 +189,7 @@ def wbk_subsampled_rdp(orders, # integer Rényi orders λ >= 2
                        chunk:int=256, # orders per block (bounds the memory of the λ x j table)
                        cap:bool=True, # also take the min with the inner curve (sound, see above)
                       )->np.ndarray:
-    "Wang–Balle–Kasiviswanathan Theorem 9: RDP of subsampling without replacement, replace-one, min with the inner curve."
+    "Wang–Balle–Kasiviswanathan Theorem 9: RDP of subsampling without replacement (replace-one), capped by the inner."
     o = check_array('orders', orders, lo=2, integer=True).astype(np.int64).ravel()
     g = check_probability('sampling_rate', sampling_rate, closed=True)
     if g == 0: return np.zeros(o.shape)

@@ -103,7 +103,8 @@ class PldAccountant(dp_accounting.PrivacyAccountant):
                  neighboring_relation:NeighboringRelation=NeighboringRelation.REPLACE_ONE, # only REPLACE_ONE
                 ):
         if neighboring_relation != NeighboringRelation.REPLACE_ONE:
-            raise ValueError(f'neighboring_relation must be NeighboringRelation.REPLACE_ONE; got {neighboring_relation!r}. '
+            raise ValueError(f'neighboring_relation must be NeighboringRelation.REPLACE_ONE; '
+                             f'got {neighboring_relation!r}. '
                              'For add/remove use dp_accounting.pld.PLDAccountant')
         super().__init__(neighboring_relation)
         self._d = _check_interval(value_discretization_interval)
@@ -114,7 +115,8 @@ def _pld_supports(event):
     if pld_of.dispatch(type(event)) is pld_of.dispatch(object):
         hint = ' (a privacy profile: its PLD is not implemented yet)' if isinstance(event, ProfileEvent) else ''
         return f'no PLD is registered for {type(event).__name__}{hint} (see shuffle_privacy.pld_of.register)'
-    for e in getattr(event, 'events', None) or ([event.event] if isinstance(event, dp_event.SelfComposedDpEvent) else []):
+    inner = [event.event] if isinstance(event, dp_event.SelfComposedDpEvent) else []
+    for e in getattr(event, 'events', None) or inner:
         msg = _pld_supports(e)
         if msg: return msg
     return None
@@ -163,8 +165,9 @@ def _get_delta(self, target_epsilon:float)->float:
     "The smallest δ (upper end of the certified interval) such that the composition is (ε, δ)-DP."
     return _get_delta_bounds(self, target_epsilon)[1]
 
-for _n, _f in [('_maybe_compose', _pld_maybe_compose), ('compose', _pld_compose), ('get_delta_bounds', _get_delta_bounds),
-               ('get_epsilon_bounds', _get_epsilon_bounds), ('get_epsilon', _get_epsilon), ('get_delta', _get_delta)]:
+for _n, _f in [('_maybe_compose', _pld_maybe_compose), ('compose', _pld_compose),
+               ('get_delta_bounds', _get_delta_bounds), ('get_epsilon_bounds', _get_epsilon_bounds),
+               ('get_epsilon', _get_epsilon), ('get_delta', _get_delta)]:
     _f.__name__, _f.__qualname__ = _n, f'PldAccountant.{_n}'
     setattr(PldAccountant, _n, _f)
 PldAccountant.__abstractmethods__ = frozenset()

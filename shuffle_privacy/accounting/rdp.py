@@ -35,7 +35,8 @@ class RdpAccountant(dp_accounting.PrivacyAccountant):
                 ):
         if neighboring_relation != NeighboringRelation.REPLACE_ONE:
             raise ValueError(f'neighboring_relation must be NeighboringRelation.REPLACE_ONE (the shuffle model fixes '
-                             f'the users); got {neighboring_relation!r}. For add/remove use dp_accounting.rdp.RdpAccountant')
+                             f'the users); got {neighboring_relation!r}. '
+                             'For add/remove use dp_accounting.rdp.RdpAccountant')
         super().__init__(neighboring_relation)
         self._orders = None if orders is None else np.unique(check_orders(orders))
         self._max_order = check_int('max_order', max_order, lo=64)
