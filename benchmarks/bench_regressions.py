@@ -96,7 +96,7 @@ def extract_base(dst):
     data = subprocess.run(['git', 'archive', BASE, 'shuffle_privacy'], cwd=ROOT, capture_output=True, check=True).stdout
     with tarfile.open(fileobj=io.BytesIO(data)) as t: t.extractall(dst, filter='data')
 
-def run(repeats=7):
+def run(repeats=5):
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         extract_base(tmp)
