@@ -6,7 +6,7 @@
 __all__ = ['Event', 'ProfileEvent', 'UnsupportedEventError', 'rdp_of', 'rdp_from_integer_orders', 'RdpAccountant',
            'PldAccountant', 'PldPair', 'pld_of', 'calibrate', 'ShuffleGaussianEvent', 'SubsampledShuffleGaussianEvent',
            'ShuffledCheckInEvent', 'ShuffledPNSGDEvent', 'ShuffledLaplacePNSGDEvent', 'RandomlyStoppedPNSGDEvent',
-           'OnlineGaussianPNSGDEvent', 'OnlineLaplacePNSGDEvent', 'RepairedBlogsStepEvent']
+           'OnlineGaussianPNSGDEvent', 'OnlineLaplacePNSGDEvent', 'RepairedBlogsStepEvent', 'P1DEvent', 'PVECEvent']
 
 # %% ../nbs/09_api.ipynb #2ed69a7f
 __version__ = "0.1.0"
@@ -22,10 +22,11 @@ from shuffle_privacy.mechanisms.iteration import (
     ShuffledPNSGDEvent, ShuffledLaplacePNSGDEvent, RandomlyStoppedPNSGDEvent, OnlineGaussianPNSGDEvent,
     OnlineLaplacePNSGDEvent)
 from .mechanisms.blogs_repaired import RepairedBlogsStepEvent
+from .mechanisms.p1d_accounting import P1DEvent, PVECEvent
 
 # %% ../nbs/09_api.ipynb #256f0d56
 _all_ = ['Event', 'ProfileEvent', 'UnsupportedEventError', 'rdp_of', 'rdp_from_integer_orders', 'RdpAccountant',
          'PldAccountant', 'PldPair', 'pld_of',
          'calibrate', 'ShuffleGaussianEvent', 'SubsampledShuffleGaussianEvent', 'ShuffledCheckInEvent',
          'ShuffledPNSGDEvent', 'ShuffledLaplacePNSGDEvent', 'RandomlyStoppedPNSGDEvent', 'OnlineGaussianPNSGDEvent',
-         'OnlineLaplacePNSGDEvent', 'RepairedBlogsStepEvent']
+         'OnlineLaplacePNSGDEvent', 'RepairedBlogsStepEvent', 'P1DEvent', 'PVECEvent']

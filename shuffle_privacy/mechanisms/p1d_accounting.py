@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['ShiftedBinomialProfile', 'binomial_shift_log_delta', 'p1d_exact_delta', 'p1d_exact_epsilon', 'p1d_min_b',
-           'p1d_exact_params']
+           'p1d_exact_params', 'P1DEvent', 'PVECEvent', 'p1d_pld']
 
 # %% ../../nbs/21_p1d_exact_accounting.ipynb #0cebc162
 import math
@@ -131,3 +131,74 @@ def p1d_exact_params(n:int, eps:float, delta:float, g:int|None=None, p:float=0.5
     n = check_int('n', n, lo=1)
     g = _ceil_sqrt(n) if g is None else check_int('g', g, lo=1)
     return g, p1d_min_b(n, g, eps, delta, p), p
+
+# %% ../../nbs/21_p1d_exact_accounting.ipynb #a4b03a26
+import dataclasses
+from ..accounting.events import Event, ProfileEvent
+from ..accounting.pld import PldPair, pld_of, _check_interval
+from dp_accounting.pld import privacy_loss_distribution as _pld
+
+@dataclasses.dataclass(frozen=True)
+class P1DEvent(ProfileEvent):
+    "One run of the P1D protocol (Cheu et al., Algorithm 1) with noise Bin(b n, p) and precision g; replace-one."
+    num_users: int # n >= 1
+    g: int # precision: the largest change of the count when one user's value changes, >= 1
+    b: int # noise bits per user, >= 1
+    p: float # probability of each noise bit, in (0, 1)
+    def validate(self):
+        for f, lo in (('num_users', 1), ('g', 1), ('b', 1)): self._set(f, check_int(f, getattr(self, f), lo=lo))
+        self._set('p', check_probability('p', self.p))
+    def delta(self, epsilon:float)->float:
+        "The exact privacy profile δ(ε), rounded up (`p1d_exact_delta`)."
+        return p1d_exact_delta(epsilon, self.b*self.num_users, self.p, self.g)
+
+@dataclasses.dataclass(frozen=True)
+class PVECEvent(Event):
+    "One run of PVEC (Cheu et al., Algorithm 2): P1D on each of `coordinates` coordinates; replace-one."
+    num_users: int # n >= 1
+    coordinates: int # d >= 1
+    g: int # precision of each coordinate, >= 1
+    b: int # noise bits per user and coordinate, >= 1
+    p: float # probability of each noise bit, in (0, 1)
+    def validate(self):
+        for f in ('num_users', 'coordinates', 'g', 'b'): self._set(f, check_int(f, getattr(self, f), lo=1))
+        self._set('p', check_probability('p', self.p))
+
+# %% ../../nbs/21_p1d_exact_accounting.ipynb #e1adb626
+def _rounded_pmf(loss, logmass, d, up):
+    "dict grid index -> mass; losses rounded up or down; -inf masses skipped."
+    keep = np.isfinite(logmass) & np.isfinite(loss)
+    k = (np.ceil(loss[keep]/d) if up else np.floor(loss[keep]/d)).astype(np.int64)
+    if k.size == 0: return {0: 0.0}
+    lo = int(k.min()); acc = np.bincount(k - lo, weights=np.exp(logmass[keep]))
+    return {int(i + lo): float(acc[i]) for i in np.nonzero(acc)[0]}
+
+def p1d_pld(m:int, # noise trials b n
+            p:float, # noise probability, in (0, 1)
+            g:int, # precision: the shift between neighbours, >= 1
+            value_discretization_interval:float=1e-4, # grid of the privacy loss
+           )->PldPair:
+    "Exact PLD pair of N ~ Bin(m, p) against N ± g (both directions): losses rounded up and down."
+    g, d = check_int('g', g, lo=1), _check_interval(value_discretization_interval)
+    prof = ShiftedBinomialProfile(m, p, g)
+    pairs = []
+    for up in (True, False):
+        pm = {}
+        for sign in (+1, -1):
+            L = prof.L[sign]
+            inf_mass = float(np.exp(prof.lp[np.isinf(L)]).sum())          # outcomes impossible under the other side
+            tail = math.exp(prof.log_tail) if up else 0.0                # the window's outside: infinite loss (up)
+            pm[sign] = (_rounded_pmf(L, prof.lp, d, up), min(inf_mass + tail, 1.0))
+        pairs.append(_pld.PrivacyLossDistribution.create_from_rounded_probability(
+            pm[+1][0], pm[+1][1], d, pessimistic_estimate=up, rounded_probability_mass_function_add=pm[-1][0],
+            infinity_mass_add=pm[-1][1], symmetric=False))
+    return PldPair(*pairs)
+
+@pld_of.register
+def _(event:P1DEvent, value_discretization_interval):
+    return p1d_pld(event.b*event.num_users, event.p, event.g, value_discretization_interval)
+
+@pld_of.register
+def _(event:PVECEvent, value_discretization_interval):
+    one = p1d_pld(event.b*event.num_users, event.p, event.g, value_discretization_interval)
+    return one if event.coordinates == 1 else one.self_compose(event.coordinates)
