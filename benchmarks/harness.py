@@ -85,6 +85,15 @@ def discover(names=()):
     if missing: raise SystemExit(f'no benchmark named {sorted(missing)}; have {[p.stem for p in paths]}')
     return got
 
+def _normalise(r):
+    "A script's dict as a full row; an absolute timing given in the ratio fields (baseline '(absolute)') is moved."
+    r = row(**{k: v for k, v in r.items() if k in ROW_KEYS})
+    if r['baseline'].strip('()- ').lower() in ('absolute', '') and not math.isfinite(r['candidate_s']):
+        t, lo, hi = r['ratio_median'], r['ratio_lo'], r['ratio_hi']
+        r.update(candidate_s=t, ratio_median=math.nan, ratio_lo=math.nan, ratio_hi=math.nan, baseline='(absolute)',
+                 notes=(r['notes'] + f'; absolute time, range {_fmt_t(lo)}–{_fmt_t(hi)}').strip('; '))
+    return r
+
 def run_script(path):
     "(rows, seconds) of one script's `run()`; a failure becomes one row with status 'error' or 'skipped'."
     t0 = time.perf_counter()
@@ -99,7 +108,7 @@ def run_script(path):
         if not callable(getattr(mod, 'run', None)):
             return [dict(row(path.stem, '-', notes='no run() function (old-style script, not yet ported)',
                              status='skipped'), script=path.stem)], time.perf_counter() - t0
-        rows = [dict(row(**{k: v for k, v in r.items() if k in ROW_KEYS})) for r in mod.run()]
+        rows = [_normalise(r) for r in mod.run()]
         for r in rows: r['script'] = path.stem
         return rows, time.perf_counter() - t0
     except Exception as e:  # reported in the table, not fatal

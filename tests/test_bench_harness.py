@@ -60,3 +60,11 @@ def test_targets_parsed_and_reported():
     assert (harness.target_of(ok), harness.target_of(bad), harness.target_of(plain)) == (2.0, 2.0, None)
     md = harness.markdown([ok, bad, plain], {'date': 'today'})
     assert '1 of 2 met' in md and '≤ 2 met' in md and '≤ 2 **NOT met**' in md
+
+def test_absolute_timing_rows_are_moved_out_of_the_ratio():
+    r = harness._normalise(dict(name='x', baseline='(absolute)', ratio_median=0.7, ratio_lo=0.6, ratio_hi=0.9,
+                                notes='seconds'))
+    assert r['candidate_s'] == 0.7 and math.isnan(r['ratio_median']) and 'absolute time' in r['notes']
+    r2 = harness._normalise(dict(name='y', baseline='dp_accounting', ratio_median=0.5, ratio_lo=0.4, ratio_hi=0.6,
+                                 notes=''))
+    assert r2['ratio_median'] == 0.5
