@@ -34,7 +34,8 @@ CASES = [
      'checkin_rdp_exact; o = np.arange(2, 33)', ['checkin_rdp_exact(o, 1000, 0.01, 3.0)']),
     ('subsampled_shuffle_gaussian_rdp, m = 1000, orders 2..64', 'from shuffle_privacy.mechanisms.subsampled_checkin '
      'import subsampled_shuffle_gaussian_rdp; o = np.arange(2, 65)',
-     ['subsampled_shuffle_gaussian_rdp(o, 1000, 0.01, 3.0)']),
+     ['subsampled_shuffle_gaussian_rdp(o, 1000, 0.01, 3.0)',
+      'subsampled_shuffle_gaussian_rdp(o, 1000, 100000, 3.0)']),  # sg's rename: (sample_size, num_users)
     ('RdpAccountant: ShuffleGaussianEvent × 100, get_epsilon', 'import shuffle_privacy as sp; '
      'ev = sp.ShuffleGaussianEvent(1000, 3.0)', ['sp.RdpAccountant().compose(ev, count=100).get_epsilon(1e-6)']),
     ('epsilon_lower_bound, tp = 900, fp = 100 of 1000', 'from shuffle_privacy.audit import epsilon_lower_bound',

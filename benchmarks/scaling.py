@@ -43,6 +43,13 @@ def series(label, make, xs, *, axis, note=''):
         if t > MAX_CALL: break
     return dict(label=label, axis=axis, x=got_x, seconds=got_t, slope=fit_slope(got_x, got_t), note=note, error=err)
 
+def _ssg(o, m, gamma, sigma):
+    "Theorem 2 at sample size m and rate γ, under either signature (rate γ, or population num_users = m/γ)."
+    import inspect
+    from shuffle_privacy.mechanisms.subsampled_checkin import subsampled_shuffle_gaussian_rdp as f
+    if 'num_users' in inspect.signature(f).parameters: return lambda: f(o, m, int(round(m/gamma)), sigma)
+    return lambda: f(o, m, gamma, sigma)
+
 def vs_n():
     from shuffle_privacy.mechanisms.shuffle_gaussian import shuffle_gaussian_rdp
     from shuffle_privacy.mechanisms.subsampled_checkin import subsampled_shuffle_gaussian_rdp, checkin_rdp_exact
@@ -50,8 +57,7 @@ def vs_n():
     ns = [10, 100, 10**3, 10**4, 10**5, 10**6, 10**7]
     return [
         series('shuffle_gaussian_rdp, orders 2..64', lambda n: lambda: shuffle_gaussian_rdp(o, n, 3.0), ns, axis='n'),
-        series('subsampled_shuffle_gaussian_rdp, orders 2..64, γ = 0.01',
-               lambda m: lambda: subsampled_shuffle_gaussian_rdp(o, m, 0.01, 3.0), ns, axis='n'),
+        series('subsampled_shuffle_gaussian_rdp, orders 2..64, γ = 0.01', lambda m: _ssg(o, m, 0.01, 3.0), ns, axis='n'),
         series('checkin_rdp_exact, orders 2..64, γ = 0.01', lambda n: lambda: checkin_rdp_exact(o, n, 0.01, 3.0),
                [10, 30, 100, 300, 10**3, 3000, 10**4, 3*10**4, 10**5, 10**6], axis='n', note='issue 14 target: slope <= 0.5'),
     ] + _pld_sg_series('n', [10, 100, 10**3, 10**4, 10**5, 10**6], lambda n: (n, 100))
