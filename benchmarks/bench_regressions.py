@@ -22,7 +22,8 @@ COMMON = 'import numpy as np, warnings, math; warnings.simplefilter("ignore")'
 
 # (name, setup, statement(s)); the same setup and first statement run on the base
 CASES = [
-    ('gdp_delta, 1e4 ε, μ = 1', 'from shuffle_privacy.accounting.conversions import gdp_delta; es = np.linspace(0, 8, 10**4)',
+    ('gdp_delta, 1e4 ε, μ = 1',
+     'from shuffle_privacy.accounting.conversions import gdp_delta; es = np.linspace(0, 8, 10**4)',
      ['gdp_delta(1.0, es)']),
     ('rdp_to_dp, 8 orders', 'from shuffle_privacy.accounting.conversions import rdp_to_dp; '
      'o = np.array([1.5, 2, 3, 4, 8, 16, 32, 64.]); r = o/18', ['rdp_to_dp(o, r, 1e-6)']),
@@ -127,4 +128,5 @@ def run(repeats=5):
     return rows
 
 if __name__ == '__main__':
-    for r in run(): print(f"{r['name']:55s} {r['ratio_median']:.3g} [{r['ratio_lo']:.3g}-{r['ratio_hi']:.3g}] {r['notes']}")
+    for r in run():
+        print(f"{r['name']:55s} {r['ratio_median']:.3g} [{r['ratio_lo']:.3g}-{r['ratio_hi']:.3g}] {r['notes']}")
