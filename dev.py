@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The two README commands of shuffle_privacy: `python3 dev.py docs` and `python3 dev.py test`.
+"""The README commands of shuffle_privacy: `python3 dev.py test`, `python3 dev.py docs` and `python3 dev.py lab`.
 
 Each works by itself on a fresh machine with only Python >= 3.11 (pip and venv): it creates `.venv`
 in the repository when it is missing, installs the pinned dependencies from `requirements-lock.txt`
@@ -66,11 +66,19 @@ def cmd_bench(extra):
     ensure_venv()
     run(BIN/'python', ROOT/'benchmarks'/'harness.py', *extra, env=env())
 
+def cmd_lab(extra):
+    "Open JupyterLab on the notebooks, from the same .venv (extra arguments go to `jupyter lab`)."
+    ensure_venv()
+    root = ['--allow-root'] if hasattr(os, 'geteuid') and os.geteuid() == 0 else []   # containers often run as root
+    r = subprocess.run([str(BIN/'jupyter'), 'lab', '--notebook-dir', str(ROOT/'nbs'), *root, *extra], cwd=ROOT, env=env())
+    sys.exit(r.returncode)
+
 def main(argv):
-    cmds = dict(test=cmd_test, docs=cmd_docs, venv=lambda extra: ensure_venv(), bench=cmd_bench)
+    cmds = dict(test=cmd_test, docs=cmd_docs, lab=cmd_lab, venv=lambda extra: ensure_venv())
+    cmds['bench'] = cmd_bench
     if len(argv) < 2 or argv[1] not in cmds:
         print(__doc__)
-        print('usage: python3 dev.py {docs|test|venv} [extra args]')
+        print('usage: python3 dev.py {test|docs|lab|venv} [extra args]')
         return 2
     cmds[argv[1]](argv[2:])
     return 0
