@@ -221,7 +221,8 @@ def run_all(names=(), out_dir=HERE):
     if names and (Path(out_dir)/'results.json').exists():  # keep the other scripts' previous rows
         old = json.loads((Path(out_dir)/'results.json').read_text())
         ran = set(durations)
-        keep = [{k: (math.nan if v is None else v) for k, v in r.items()} for r in old['rows'] if r.get('script') not in ran]
+        keep = [{k: (math.nan if v is None and k != 'target' else v) for k, v in r.items()}
+                for r in old['rows'] if r.get('script') not in ran]
         rows = keep + rows
         durations = {**{k: v for k, v in old.get('durations', {}).items() if k not in ran}, **durations}
         rows.sort(key=lambda r: r.get('script', ''))

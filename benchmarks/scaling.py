@@ -57,9 +57,11 @@ def vs_n():
     ns = [10, 100, 10**3, 10**4, 10**5, 10**6, 10**7]
     return [
         series('shuffle_gaussian_rdp, orders 2..64', lambda n: lambda: shuffle_gaussian_rdp(o, n, 3.0), ns, axis='n'),
-        series('subsampled_shuffle_gaussian_rdp, orders 2..64, γ = 0.01', lambda m: _ssg(o, m, 0.01, 3.0), ns, axis='n'),
+        series('subsampled_shuffle_gaussian_rdp, orders 2..64, γ = 0.01', lambda m: _ssg(o, m, 0.01, 3.0), ns,
+               axis='n'),
         series('checkin_rdp_exact, orders 2..64, γ = 0.01', lambda n: lambda: checkin_rdp_exact(o, n, 0.01, 3.0),
-               [10, 30, 100, 300, 10**3, 3000, 10**4, 3*10**4, 10**5, 10**6], axis='n', note='issue 14 target: slope <= 0.5'),
+               [10, 30, 100, 300, 10**3, 3000, 10**4, 3*10**4, 10**5, 10**6], axis='n',
+               note='issue 14 target: slope <= 0.5'),
     ] + _pld_sg_series('n', [10, 100, 10**3, 10**4, 10**5, 10**6], lambda n: (n, 100))
 
 def _pld_sg_series(axis, xs, n_count):
@@ -169,7 +171,8 @@ def main(out_dir=HERE):
 def replot(out_dir=HERE):
     "Redraw scaling.png from the committed scaling.json (no timing)."
     js = json.loads((Path(out_dir)/'scaling.json').read_text())
-    res = {k: [{**s, 'slope': math.nan if s['slope'] is None else s['slope']} for s in v] for k, v in js['series'].items()}
+    res = {k: [{**s, 'slope': math.nan if s['slope'] is None else s['slope']} for s in v]
+           for k, v in js['series'].items()}
     plot(res, Path(out_dir)/'scaling.png')
 
 if __name__ == '__main__':

@@ -1,4 +1,4 @@
-"Logic of benchmarks/harness.py with trivial functions: row format, interleaving order, file output. No timing asserted."
+"Logic of benchmarks/harness.py with trivial functions: row format, interleaving order, files. No timing asserted."
 import json, math, sys
 from pathlib import Path
 import pytest
@@ -30,7 +30,8 @@ def test_peak_memory_sees_an_allocation():
 def test_failing_and_old_style_scripts_become_rows(tmp_path, monkeypatch):
     (tmp_path/'bench_bad.py').write_text('def run():\n    raise RuntimeError("boom")\n')
     (tmp_path/'bench_old.py').write_text('def main(): pass\n')
-    (tmp_path/'bench_ok.py').write_text('from harness import row\ndef run():\n    return [row("t", "b", 2.0, 1.5, 3.0, "n")]\n')
+    (tmp_path/'bench_ok.py').write_text('from harness import row\n'
+                                        'def run():\n    return [row("t", "b", 2.0, 1.5, 3.0, "n")]\n')
     monkeypatch.setattr(harness, 'HERE', tmp_path)
     monkeypatch.syspath_prepend(str(Path(harness.__file__).parent))
     monkeypatch.setattr(harness, 'plot_ratios', lambda rows, path: Path(path).write_text('png'))
@@ -68,3 +69,15 @@ def test_absolute_timing_rows_are_moved_out_of_the_ratio():
     r2 = harness._normalise(dict(name='y', baseline='dp_accounting', ratio_median=0.5, ratio_lo=0.4, ratio_hi=0.6,
                                  notes=''))
     assert r2['ratio_median'] == 0.5
+
+def test_named_rerun_keeps_targets(tmp_path, monkeypatch):
+    (tmp_path/'bench_a.py').write_text('from harness import row\n'
+                                       'def run():\n    return [row("a", "b", 1.0, 1.0, 1.0, "target <= 2")]\n')
+    (tmp_path/'bench_c.py').write_text('from harness import row\n'
+                                       'def run():\n    return [row("c", "d", 1.0, 1.0, 1.0, "")]\n')
+    monkeypatch.setattr(harness, 'HERE', tmp_path)
+    monkeypatch.setattr(harness, 'plot_ratios', lambda rows, path: Path(path).write_text('png'))
+    harness.run_all(out_dir=tmp_path)
+    harness.run_all(['c'], out_dir=tmp_path)
+    md = (tmp_path/'RESULTS.md').read_text()
+    assert '1 of 1 met' in md and 'nan' not in md
