@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-MAX_CALL = 2.0  # seconds: a series stops after the first point slower than this
+MAX_CALL = 1.5  # seconds: a series stops after the first point slower than this
 
 def seconds_per_call(fn, repeats=3):
     "Median over `repeats` of the mean time of a batch of calls of `fn` (batch sized to about 0.05 s)."
