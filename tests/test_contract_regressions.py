@@ -82,8 +82,8 @@ def test_checkin_small_sigma_no_overflow(sigma):
 
 def test_subsampled_curve_non_decreasing_in_order():
     o = np.arange(2, 600)
-    for m, g, s in [(300, 0.05, 1.0), (50, 0.5, 0.7), (1000, 0.01, 3.0)]:
-        assert np.all(np.diff(subsampled_shuffle_gaussian_rdp(o, m, g, s)) >= 0)
+    for m, n, s in [(300, 6000, 1.0), (50, 100, 0.7), (1000, 100000, 3.0)]:
+        assert np.all(np.diff(subsampled_shuffle_gaussian_rdp(o, m, n, s)) >= 0)
 
 def test_laplace_constants_B_through_expm1():
     A, B = laplace_constants(0.0, L=1.0, v=1e15, eta=0.1, a=0.0, b=1.0, beta=1.0, rho=0.0)

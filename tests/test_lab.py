@@ -21,3 +21,14 @@ def test_kernel_imports_the_package_and_widgets():
         assert 'RdpAccountant' in out
     finally:
         kc.stop_channels(); km.shutdown_kernel(now=True)
+
+def test_missing_torch_names_the_extra(monkeypatch):
+    import builtins, numpy as np
+    from shuffle_privacy.experiments.blogs import torch_clip_gradient
+    real = builtins.__import__
+    def no_torch(name, *a, **k):
+        if name == 'torch' or name.startswith('torch.'): raise ImportError('No module named torch')
+        return real(name, *a, **k)
+    monkeypatch.setattr(builtins, '__import__', no_torch)
+    with pytest.raises(ImportError, match=r'shuffle_privacy\[torch\]'):
+        torch_clip_gradient(np.zeros(3), 1.0)

@@ -15,8 +15,8 @@ def gauss_delta(z, e):
     "Exact δ(ε) of the Gaussian mechanism with noise multiplier z (Balle and Wang 2018)."
     return stats.norm.cdf(0.5/z - e*z) - math.exp(e)*stats.norm.cdf(-0.5/z - e*z)
 
-@settings(max_examples=20)
-@given(st.floats(0.3, 30.0), st.integers(1, 300), st.floats(0.0, 5.0))
+@settings(max_examples=8)
+@given(st.floats(0.3, 30.0), st.integers(1, 100), st.floats(0.0, 5.0))
 def test_interval_contains_the_exact_gaussian_composition(z, k, e):
     lo, up = PldAccountant().compose(GaussianDpEvent(z), k).get_delta_bounds(e)
     ex = gauss_delta(z/math.sqrt(k), e)
@@ -54,7 +54,9 @@ def test_calibrate_with_pld():
     assert s < s_rdp                                 # exact accounting needs less noise
 
 def test_unsupported_and_bad_input():
-    with pytest.raises(sp.UnsupportedEventError, match='ShuffleGaussianEvent'):
+    with pytest.raises(sp.UnsupportedEventError, match='PoissonSampledDpEvent'):
+        PldAccountant().compose(dp_accounting.PoissonSampledDpEvent(0.1, GaussianDpEvent(1.0)))
+    with pytest.raises(ValueError, match='noise_multiplier'):      # below σ = 2 the shuffle Gaussian PLD refuses
         PldAccountant().compose(sp.ShuffleGaussianEvent(100, 1.0))
     with pytest.raises(ValueError, match='target_delta'): PldAccountant().get_epsilon(0.0)
     with pytest.raises(ValueError, match='target_epsilon'): PldAccountant().get_delta(-1.0)

@@ -128,7 +128,7 @@ def test_rdp_properties(n, sigma):
     assert np.all(v <= o/(2*sigma**2)*(1 + 1e-12))
 
 def test_curve_export():
-    o, v = shuffle_gaussian_rdp_curve(1000, 2.0, max_order=30, compositions=4)
+    o, v = shuffle_gaussian_rdp_curve(1000, 2.0, max_order=30, count=4)
     np.testing.assert_array_equal(o, np.arange(2, 31))
     np.testing.assert_allclose(v, 4*shuffle_gaussian_rdp(o, 1000, 2.0), rtol=0)
 
@@ -148,7 +148,7 @@ def test_curve_export():
     (lambda: shuffle_gaussian_rdp_upper_bound([2], -1.0), 'sigma must be in (0, inf)'),
     (lambda: shuffle_gaussian_log_excess([2], 10, 1.0, method='fft'), 'method must be'),
     (lambda: shuffle_gaussian_rdp_curve(10, 1.0, max_order=1), 'max_order must be an integer in [2, inf)'),
-    (lambda: shuffle_gaussian_rdp_curve(10, 1.0, compositions=0), 'compositions must be an integer in [1, inf)'),
+    (lambda: shuffle_gaussian_rdp_curve(10, 1.0, count=0), 'count must be an integer in [1, inf)'),
     (lambda: list(integer_partitions(0)), 'm must be an integer in [1, inf)'),
 ])
 def test_bad_inputs_raise_value_error(call, msg):

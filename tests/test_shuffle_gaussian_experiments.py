@@ -142,11 +142,11 @@ def test_generic_ordering_and_monotonicity_at_paper_scale():
     (lambda: checkin_min_participants(10, 0.1, 1.0), 'beta must be in (0, 1)'),
     (lambda: checkin_clones_round(100, 0.1, -1.0, 1e-3), 'sigma must be in (0, inf)'),
     (lambda: checkin_clones_round(100, 0.1, 1.0, 0.0), 'delta must be in (0, 1)'),
-    (lambda: baseline_checkin_epsilon(100, 0.1, 1.0, [0, 3], 1e-3), 'rounds'),
+    (lambda: baseline_checkin_epsilon(100, 0.1, 1.0, [0, 3], 1e-3), 'count'),
     (lambda: baseline_checkin_epsilon(100, 0.1, 1.0, 3, 1.0), 'delta_total must be in (0, 1)'),
     (lambda: baseline_checkin_epsilon(100, 0.1, 1.0, 3, 1e-3, n_split=0), 'n_split must be an integer in [1, inf)'),
     (lambda: generic_checkin_epsilon(100, 0.1, 1.0, 3, 1e-3, max_order=1), 'max_order must be an integer in [2, inf)'),
-    (lambda: generic_checkin_epsilon(100, 0.1, 1.0, 2.5, 1e-3), 'rounds'),
+    (lambda: generic_checkin_epsilon(100, 0.1, 1.0, 2.5, 1e-3), 'count'),
 ])
 def test_bad_inputs_baselines(call, msg):
     with pytest.raises(ValueError) as e: call()
@@ -158,7 +158,7 @@ def test_bad_inputs_baselines(call, msg):
     (lambda: gaussian_ldp_eps0(1e-5, 1.0, calibration='fft'), "calibration must be 'classic' or 'analytic'"),
     (lambda: gaussian_ldp_eps0(0.0, 1.0), 'delta0 must be in (0, 1)'),
     (lambda: clones_gaussian_epsilon(100, 1.0, 2.0), 'delta_total must be in (0, 1)'),
-    (lambda: clones_gaussian_epsilon(100, 1.0, 0.01, compositions=0), 'compositions must be an integer in [1, inf)'),
+    (lambda: clones_gaussian_epsilon(100, 1.0, 0.01, count=0), 'count must be an integer in [1, inf)'),
 ])
 def test_bad_inputs(call, msg):
     with pytest.raises(ValueError) as e: call()

@@ -7,7 +7,8 @@ import pytest
 from scipy import stats
 
 from shuffle_privacy.mechanisms.shuffle_gaussian import shuffle_gaussian_rdp
-from shuffle_privacy.mechanisms.subsampled_checkin import checkin_rdp_chernoff, checkin_rdp_exact, subsampled_shuffle_gaussian_rdp
+from shuffle_privacy.mechanisms.subsampled_checkin import (checkin_rdp_chernoff, checkin_rdp_exact,
+                                                      subsampled_shuffle_gaussian_rdp, _ssg_many_k, _ssg_from_sg)
 
 mp.mp.dps = 50
 
@@ -20,11 +21,11 @@ def mp_wbk(lam, sg, gamma):
         tot += 2*g**j*mp.binomial(lam, j)*mp.exp((j - 1)*mp.mpf(sg[j]))
     return mp.log(tot)/(lam - 1)
 
-@pytest.mark.parametrize('m,gamma,sigma', [(1, 0.3, 2.0), (50, 0.01, 1.0), (6000, 0.1, 5.0), (100, 1.0, 0.7)])
-def test_theorem2_matches_mpmath_formula(m, gamma, sigma):
-    L = 40
+@pytest.mark.parametrize('m,n,sigma', [(1, 3, 2.0), (50, 5000, 1.0), (6000, 60000, 5.0), (100, 100, 0.7)])
+def test_theorem2_matches_mpmath_formula(m, n, sigma):
+    L, gamma = 40, m/n
     sg = dict(zip(range(2, L + 1), shuffle_gaussian_rdp(np.arange(2, L + 1), m, sigma)))
-    got = subsampled_shuffle_gaussian_rdp(np.arange(2, L + 1), m, gamma, sigma)
+    got = subsampled_shuffle_gaussian_rdp(np.arange(2, L + 1), m, n, sigma)
     for lam, g in zip(range(2, L + 1), got):
         ref = min(mp_wbk(lam, sg, gamma), mp.mpf(sg[lam]))   # Theorem 2, capped by the un-subsampled RDP
         assert abs(g - float(ref)) <= 1e-12*float(ref), (lam, g, ref)
@@ -37,7 +38,8 @@ def test_checkin_exact_equals_full_sum_small_n():
     full = []
     for j, lam in enumerate(o):
         ex = mp.fsum(mp.binomial(n, k)*mp.mpf(gamma)**k*mp.mpf(1 - gamma)**(n - k)
-                     *mp.expm1((lam - 1)*mp.mpf(float(subsampled_shuffle_gaussian_rdp(lam, k, gamma, sigma)))) for k in range(1, n + 1))
+                     *mp.expm1((lam - 1)*mp.mpf(float(_ssg_many_k(np.array([lam]), np.array([k]), gamma, sigma)[0, 0])))
+                     for k in range(1, n + 1))
         full.append(float(mp.log1p(ex)/(lam - 1)))
     full = np.array(full)
     got = checkin_rdp_exact(o, n, gamma, sigma)
@@ -51,19 +53,43 @@ def test_chernoff_is_above_exact():
 
 def test_subsampling_never_hurts_and_helps_at_low_orders():
     o = np.arange(2, 30)
-    s, u = subsampled_shuffle_gaussian_rdp(o, 200, 0.05, 2.0), shuffle_gaussian_rdp(o, 200, 2.0)
+    s, u = subsampled_shuffle_gaussian_rdp(o, 200, 4000, 2.0), shuffle_gaussian_rdp(o, 200, 2.0)
     assert np.all(s <= u) and s[0] < 0.05*u[0] and np.all(s[:3] < u[:3])
 
 @pytest.mark.parametrize('call,msg', [
-    (lambda: subsampled_shuffle_gaussian_rdp([2], 0, 0.1, 1.0), 'm must be an integer in [1, inf)'),
-    (lambda: subsampled_shuffle_gaussian_rdp([2], 10, 1.5, 1.0), 'gamma must be in [0, 1]'),
-    (lambda: subsampled_shuffle_gaussian_rdp([2], 10, 0.0, 1.0), 'gamma must be in (0, 1]'),
-    (lambda: subsampled_shuffle_gaussian_rdp([1.5], 10, 0.1, 1.0), 'orders must'),
+    (lambda: subsampled_shuffle_gaussian_rdp([2], 0, 10, 1.0), 'sample_size must be an integer in [1, inf)'),
+    (lambda: subsampled_shuffle_gaussian_rdp([2], 10, 5, 1.0), 'num_users must be an integer in [10, inf)'),
+    (lambda: subsampled_shuffle_gaussian_rdp([1.5], 10, 100, 1.0), 'orders must'),
     (lambda: checkin_rdp_exact([2], 10, 0.1, -1.0), 'sigma must be in (0, inf)'),
     (lambda: checkin_rdp_exact([2], 10, 0.1, 1.0, tail=0.0), 'tail must be in (0, 1)'),
     (lambda: checkin_rdp_chernoff([2], 10, 0.1, 1.0, deltas=[1.0]), 'deltas must lie in (0, 1)'),
-    (lambda: checkin_rdp_chernoff([2], 0, 0.1, 1.0), 'n must be an integer in [1, inf)'),
+    (lambda: checkin_rdp_chernoff([2], 0, 0.1, 1.0), 'num_users must be an integer in [1, inf)'),
+    (lambda: checkin_rdp_exact([2], 10, 0.0, 1.0), 'probability must be in (0, 1]'),
 ])
 def test_bad_inputs(call, msg):
     with pytest.raises(ValueError) as e: call()
     assert msg in str(e.value), str(e.value)
+
+def _ssg_many_k_one_pass_per_k(orders, ks, gamma, sigma):
+    "The implementation before issue 14: one Theorem 1 pass and one Theorem 2 sum per k."
+    L, o = int(np.max(orders)), np.asarray(orders)
+    rows = []
+    for k in ks:
+        sg = shuffle_gaussian_rdp(np.arange(2, L + 1), int(k), sigma)
+        rows.append(np.minimum(_ssg_from_sg(o, sg, gamma), sg[o - 2]))
+    return np.array(rows)
+
+@pytest.mark.parametrize('L,ks,gamma,sigma', [
+    (30, np.arange(1, 120), 0.1, 1.0), (64, np.arange(1, 300, 7), 0.01, 3.0), (20, np.arange(1, 50), 0.5, 0.2),
+    (40, np.array([1, 2, 3, 100, 1000]), 0.001, 50.0), (16, np.arange(1, 40), 0.3, 1e-3),
+    (16, np.arange(1, 40), 0.3, 1e5), (12, np.arange(1, 2000, 3), 0.9, 0.7)])
+def test_vectorised_over_k_matches_one_pass_per_k(L, ks, gamma, sigma):
+    o = np.unique(np.r_[2, 3, L//2, L, np.arange(2, L + 1, 3)])
+    old, new = _ssg_many_k_one_pass_per_k(o, ks, gamma, sigma), _ssg_many_k(o, ks, gamma, sigma)
+    np.testing.assert_allclose(new, old, rtol=1e-12, atol=0)
+
+def test_checkin_large_n_is_practical_and_below_the_uncheckedin_curve():
+    o = np.array([2, 4, 8, 16])
+    v = checkin_rdp_exact(o, 10**6, 0.01, 2.0)
+    assert np.all(np.isfinite(v)) and np.all(np.diff(v) >= 0)
+    assert np.all(v <= shuffle_gaussian_rdp(o, 10**4, 2.0))

@@ -14,12 +14,21 @@ from ..mechanisms.blogs import block_shuffle, clip_gradient, blogs_block_sizes, 
 from ..mechanisms.blogs_repaired import repaired_blogs_step, repaired_noise_multiplier, repaired_epsilon
 
 # %% ../../nbs/44_blogs_experiment.ipynb #1b40a957
+def _torch():
+    "The torch module, or an ImportError that names the extra to install."
+    try:
+        import torch
+    except ImportError as e:
+        raise ImportError('this function needs PyTorch, an optional dependency: '
+                          'pip install "shuffle_privacy[torch]" (or pip install torch)') from e
+    return torch
+
 def torch_block_shuffle(grad, # a torch tensor
                         block_size:int, # entries per block
                         generator=None, # optional torch.Generator
                        ):
     "Algorithm 3 `shuffle` in PyTorch, line by line (pads with zeros and trims when block_size does not divide numel)."
-    import torch
+    torch = _torch()
     b = check_int('block_size', block_size, lo=1)
     flat = grad.reshape(-1)
     n = flat.numel()
@@ -34,7 +43,7 @@ def torch_clip_gradient(grad, # a torch tensor
                         clip:float, # the clip value C
                        ):
     "Algorithm 3 `clip_gradient` in PyTorch: grad * min(1, C/||grad||)."
-    import torch
+    torch = _torch()
     clip = check_positive('clip', clip)
     norm = torch.linalg.vector_norm(grad.detach().reshape(-1).double())
     factor = torch.clamp(clip / norm, max=1.0) if norm > 0 else torch.ones((), dtype=torch.float64)

@@ -10,7 +10,7 @@ __all__ = ['clones_epsilon', 'gaussian_ldp_eps0', 'clones_gaussian_epsilon', 'lo
 import math, gzip, os, warnings, functools
 import numpy as np
 from scipy import optimize, stats
-from ..core import check_int, check_positive, check_probability, check_array, log1mexp, in_test
+from ..core import check_int, check_positive, check_probability, check_array, log1mexp, in_test, as_rng
 from ..accounting.conversions import (rdp_to_dp, gdp_delta, gdp_epsilon, optimal_composition_epsilon, OrderGridWarning,
                                          pure_dp_to_rdp)
 from ..accounting.composition import exact_epsilon, advanced_epsilon
@@ -47,13 +47,13 @@ def gaussian_ldp_eps0(delta0:float, # local δ0 in (0, 1)
 def clones_gaussian_epsilon(n:int, # number of users
                             sigma:float, # per-user Gaussian noise
                             delta_total:float, # final δ after composition
-                            compositions:int=1, # number of rounds (optimal KOV composition)
+                            count:int=1, # number of composed rounds (optimal KOV composition)
                             sensitivity:float=2.0, # ℓ2 sensitivity of the local randomizer
                             calibration:str='classic', # 'classic' or 'analytic' (see gaussian_ldp_eps0)
                             grid:int=400, # number of δ0 values scanned (log-uniform)
                            )->float:
     "Table 1's 'Clones' accounting: scan δ0 (=δ of the FMT theorem), keep per-round final δ, compose optimally (KOV) to δ_total."
-    n, k = check_int('n', n, lo=1), check_int('compositions', compositions, lo=1)
+    n, k = check_int('n', n, lo=1), check_int('count', count, lo=1)
     dt = check_probability('delta_total', delta_total)
     best = math.inf
     for ld0 in np.linspace(math.log(dt) - 40, math.log(dt), check_int('grid', grid, lo=2)):
@@ -97,7 +97,7 @@ def train_shuffled_checkin(x_train, y_train, x_test, y_test, # data; each traini
                            rng=None, # numpy Generator or seed
                           )->tuple:
     "Softmax regression trained by shuffled check-in with local Gaussian noise; returns (rounds evaluated, test accuracies)."
-    rng = np.random.default_rng(rng)
+    rng = as_rng(rng)
     n, d = x_train.shape; K = int(max(y_train.max(), y_test.max())) + 1
     X = np.c_[x_train, np.ones(n)]; Xt = np.c_[x_test, np.ones(len(x_test))]
     W = np.zeros((d + 1, K)); Y = np.eye(K)[y_train]
@@ -158,7 +158,7 @@ def _delta_splits(rounds, delta_total, n_split):
 def baseline_checkin_epsilon(n:int, # number of users
                              gamma:float, # check-in probability in (0, 1]
                              sigma:float, # per-user noise multiplier
-                             rounds, # number(s) of rounds T >= 1 (int or 1-d array)
+                             count, # number(s) of composed rounds T >= 1 (int or 1-d array)
                              delta_total:float, # final δ in (0, 1)
                              sensitivity:float=2.0, # ℓ2 sensitivity (2: replacement, the sound choice; 1: the paper's convention)
                              calibration:str='analytic', # LDP curve of the Gaussian
@@ -167,7 +167,7 @@ def baseline_checkin_epsilon(n:int, # number of users
                              grid:int=200, # δ0 values scanned by the clones bound
                             )->np.ndarray: # ε after each T (inf where the clones theorem does not apply)
     "'Baseline' of Fig. 1b: per-round clones (ε, δ) under check-in (`checkin_clones_round`), composed by the better of KOV and advanced."
-    Ts = np.atleast_1d(check_array('rounds', rounds, lo=1, integer=True)).astype(int)
+    Ts = np.atleast_1d(check_array('count', count, lo=1, integer=True)).astype(int)
     dt, n_split = check_probability('delta_total', delta_total), check_int('n_split', n_split, lo=1)
     out = np.full(len(Ts), np.inf)
     for i, T in enumerate(Ts):
@@ -186,7 +186,7 @@ def _round_cache(*args):
 def generic_checkin_epsilon(n:int, # number of users
                             gamma:float, # check-in probability in (0, 1]
                             sigma:float, # per-user noise multiplier
-                            rounds, # number(s) of rounds T >= 1 (int or 1-d array)
+                            count, # number(s) of composed rounds T >= 1 (int or 1-d array)
                             delta_total:float, # final δ in (0, 1)
                             sensitivity:float=2.0, # ℓ2 sensitivity (2: replacement; 1: the paper's convention)
                             calibration:str='analytic', # LDP curve of the Gaussian
@@ -195,7 +195,7 @@ def generic_checkin_epsilon(n:int, # number of users
                             grid:int=200, # δ0 values scanned by the clones bound
                            )->np.ndarray: # ε after each T (inf where the clones theorem does not apply)
     "'Generic bound' of Fig. 1b, sound version: δ split off the clones bound, pure part in RDP, check-in by Theorem 2, composed, converted."
-    Ts = np.atleast_1d(check_array('rounds', rounds, lo=1, integer=True)).astype(int)
+    Ts = np.atleast_1d(check_array('count', count, lo=1, integer=True)).astype(int)
     dt, n_split = check_probability('delta_total', delta_total), check_int('n_split', n_split, lo=1)
     o = np.arange(2, check_int('max_order', max_order, lo=2) + 1)
     ld, out = math.log(dt), np.full(len(Ts), np.inf)

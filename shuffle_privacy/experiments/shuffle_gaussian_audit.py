@@ -8,7 +8,7 @@ __all__ = ['shuffle_gaussian_sampler', 'shuffle_gaussian_log_lr', 'audit_shuffle
 # %% ../../nbs/42_shuffle_gaussian_audit.ipynb #0c96148b
 import math
 import numpy as np
-from ..core import check_int, check_positive
+from ..core import check_int, check_positive, check_probability
 from ..core import as_rng
 from ..audit import audit, epsilon_lower_bound
 
@@ -25,7 +25,9 @@ def shuffle_gaussian_log_lr(y, # (trials, n) released multisets
                             sigma:float, # noise standard deviation
                            )->np.ndarray:
     "log of p_{D'}(y)/p_D(y) for D = 0, D' = (1, 0, ..., 0): log mean exp((y_i - 1/2)/σ²), a symmetric statistic."
-    z = (np.asarray(y, dtype=float) - 0.5) / sigma**2
+    y, sigma = np.asarray(y, dtype=float), check_positive('sigma', sigma)
+    if y.ndim != 2 or y.shape[1] < 1: raise ValueError(f'y must be a 2-d array (trials, n) with n >= 1; got shape {y.shape}')
+    z = (y - 0.5)/sigma/sigma
     m = z.max(axis=1, keepdims=True)
     return (m + np.log(np.mean(np.exp(z - m), axis=1, keepdims=True)))[:, 0]
 
@@ -39,6 +41,7 @@ def audit_shuffle_gaussian(n:int, # number of users
                           ):
     "Audit of the shuffle Gaussian for D' = (1,0,...,0) vs D = 0 with the likelihood-ratio detector; returns (AuditResult, threshold)."
     n, trials = check_int('n', n, lo=1), check_int('trials', trials, lo=1)
+    sigma, delta = check_positive('sigma', sigma), check_probability('delta', delta)
     rng = as_rng(rng)
     x0, x1 = np.zeros(n), np.zeros(n); x1[0] = 1.0
     s0, s1 = shuffle_gaussian_sampler(x0, sigma), shuffle_gaussian_sampler(x1, sigma)

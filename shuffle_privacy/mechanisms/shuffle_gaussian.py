@@ -12,7 +12,7 @@ import math
 from collections import Counter
 import numpy as np
 from scipy import special
-from ..core import check_array, check_int, check_positive, logsumexp, log_expm1, in_test
+from ..core import check_array, check_int, check_positive, check_probability, logsumexp, log_expm1, in_test
 
 # %% ../../nbs/10_shuffle_gaussian.ipynb #e67940ee
 def _series_logcoeffs(L:int, c:float):
@@ -43,6 +43,33 @@ def _log_excess_miller(L:int, n:int, c:float)->np.ndarray:
         mx = max(t1.max(), t2.max())
         if mx == -np.inf: continue
         E[m] = mx + math.log(np.exp(t1 - mx).sum() + np.exp(t2 - mx).sum()) - math.log(m)
+    return E
+
+# %% ../../nbs/10_shuffle_gaussian.ipynb #24fc2671
+def _log_excess_miller_many(L:int, ns:np.ndarray, c:float)->np.ndarray:
+    "`_log_excess_miller` for every n in `ns` at once (rows); all n >= L."
+    ns = np.asarray(ns, dtype=float)
+    if ns.min() < L: raise ValueError(f'Miller recurrence needs n >= max order (min n={ns.min():.0f}, max order={L})')
+    loga, logd, logg = _series_logcoeffs(L, c)
+    K = len(ns)
+    F, E = np.full((K, L + 1), -np.inf), np.full((K, L + 1), -np.inf)
+    F[:, 0] = 0.0
+    k = np.arange(1, L + 1, dtype=float)
+    la, ld, lg = loga[1:], logd[1:], logg[1:]
+    for m in range(1, L + 1):
+        w = np.log((ns[:, None] + 1)*k[None, :m] - m)
+        Fr = F[:, m-1::-1]
+        t = w + la[:m] + Fr
+        mx = t.max(axis=1)
+        F[:, m] = mx + np.log(np.exp(t - mx[:, None]).sum(axis=1)) - math.log(m)
+        t1, t2 = w + ld[:m] + Fr, w + lg[:m] + E[:, m-1::-1]
+        mx = np.maximum(t1.max(axis=1), t2.max(axis=1))
+        ok = mx > -np.inf
+        if not ok.any(): continue
+        mo = np.where(ok, mx, 0.0)[:, None]
+        with np.errstate(divide='ignore'):
+            v = mo[:, 0] + np.log(np.exp(t1 - mo).sum(axis=1) + np.exp(t2 - mo).sum(axis=1)) - math.log(m)
+        E[:, m] = np.where(ok, v, -np.inf)
     return E
 
 # %% ../../nbs/10_shuffle_gaussian.ipynb #70a05dcc
@@ -131,7 +158,10 @@ def shuffle_gaussian_rdp_upper_bound(orders, # integer Rényi orders λ >= 2
 # %% ../../nbs/10_shuffle_gaussian.ipynb #042751e3
 def integer_partitions(m:int): # the integer to partition, >= 1
     "Yield the partitions of `m` as ascending lists of parts (Kelleher & O'Sullivan's accelAsc)."
-    m = check_int('m', m, lo=1)
+    return _accel_asc(check_int('m', m, lo=1))   # validated now, not at the first next()
+
+def _accel_asc(m):
+    "accelAsc proper (m already validated)."
     a, k, y = [0]*(m + 1), 1, m - 1
     while k != 0:
         x = a[k - 1] + 1
@@ -162,18 +192,19 @@ def shuffle_gaussian_rdp_partitions(order:int, # integer Rényi order λ >= 2
         log_arrange = math.fsum(math.log(n - i) for i in range(l)) - sum(lfac[kap] for kap in Counter(p).values())
         log_multinomial = lfac[order] - sum(lfac[k] for k in p)
         terms.append(log_arrange + log_multinomial + c*sum(k*k for k in p))
-    return float((logsumexp(np.array(terms)) - order*c - order*math.log(n))/(order - 1))
+    r = float((logsumexp(np.array(terms)) - order*c - order*math.log(n))/(order - 1))
+    return max(r, 0.0)   # a Rényi divergence is >= 0; cancellation at huge σ can round it just below
 
 # %% ../../nbs/10_shuffle_gaussian.ipynb #ecf5bd38
 def shuffle_gaussian_rdp_curve(n:int, # number of users, >= 1
                                sigma:float, # noise standard deviation (sensitivity 1)
                                max_order:int=256, # largest order of the curve
-                               compositions:int=1, # number of adaptive repetitions (RDP adds up)
+                               count:int=1, # number of adaptively composed rounds (RDP adds up)
                               )->tuple:
-    "The RDP curve (orders 2..max_order, compositions·ε(λ)) of the shuffle Gaussian, as an (orders, values) pair."
-    compositions = check_int('compositions', compositions, lo=1)
+    "The RDP curve (orders 2..max_order, count·ε(λ)) of the shuffle Gaussian, as an (orders, values) pair."
+    count = check_int('count', count, lo=1)
     orders = np.arange(2, check_int('max_order', max_order, lo=2) + 1)
-    return orders, compositions*shuffle_gaussian_rdp(orders, n, sigma)
+    return orders, count*shuffle_gaussian_rdp(orders, n, sigma)
 
 # %% ../../nbs/10_shuffle_gaussian.ipynb #18fa6f52
 from ..accounting.conversions import rdp_to_dp_growing
@@ -181,12 +212,14 @@ from ..accounting.conversions import rdp_to_dp_growing
 def shuffle_gaussian_epsilon(n:int, # number of users, >= 1
                              sigma:float, # per-user noise standard deviation (sensitivity 1)
                              delta:float, # target δ in (0, 1)
-                             compositions:int=1, # number of adaptive repetitions
+                             *,
+                             count:int=1, # number of adaptively composed rounds
                              max_order:int=2**14, # largest Rényi order considered
                             )->float:
-    "ε of `compositions` shuffle Gaussian rounds at δ (Theorem 1 + RDP composition + the improved conversion); Theorem 1's pair/direction."
-    T = check_int('compositions', compositions, lo=1)
-    check_int('n', n, lo=1); check_positive('sigma', sigma)
+    "ε of `count` shuffle Gaussian rounds at δ (Theorem 1 + RDP composition + the improved conversion); Theorem 1's pair/direction."
+    T = check_int('count', count, lo=1)
+    check_int('n', n, lo=1); check_positive('sigma', sigma); check_probability('delta', delta)
+    max_order = check_int('max_order', max_order, lo=2)
     return rdp_to_dp_growing(lambda o: T*shuffle_gaussian_rdp(o, n, sigma), delta, limit=max_order)[0]
 
 # %% ../../nbs/10_shuffle_gaussian.ipynb #786fb0d8

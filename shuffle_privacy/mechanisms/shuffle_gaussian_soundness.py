@@ -10,7 +10,7 @@ __all__ = ['shuffle_gaussian_rdp_reverse', 'shuffled_gaussian_renyi_grid2', 'shu
 import math, itertools
 import numpy as np
 from scipy import special
-from ..core import check_array, check_int, check_positive, log_expm1, in_test
+from ..core import check_array, check_int, check_positive, log_expm1, in_test, as_rng
 from .shuffle_gaussian import shuffle_gaussian_rdp, shuffle_gaussian_log_excess
 
 # %% ../../nbs/11_shuffle_gaussian_soundness.ipynb #60a99c61
@@ -112,7 +112,8 @@ def shuffled_gaussian_renyi_grid2(D, # dataset of 2 scalars (the first distribut
     g = np.linspace(lo, hi, points); h = g[1] - g[0]
     Y = np.stack(np.meshgrid(g, g, indexing='ij'), -1).reshape(-1, 2)
     lp, lq = _log_shuffle_density(Y, D, sigma), _log_shuffle_density(Y, Dp, sigma)
-    return np.array([(special.logsumexp(lam*lp + (1 - lam)*lq) + 2*math.log(h))/(lam - 1) for lam in o])
+    r = np.array([(special.logsumexp(lam*lp + (1 - lam)*lq) + 2*math.log(h))/(lam - 1) for lam in o])
+    return np.maximum(r, 0.0)   # D_λ >= 0; the quadrature can round a tiny value just below
 
 def shuffled_gaussian_renyi_mc(D, # dataset of n scalars (P = M(D)); n <= 6
                                D_prime, # neighbouring dataset (Q = M(D'))
@@ -125,7 +126,7 @@ def shuffled_gaussian_renyi_mc(D, # dataset of n scalars (P = M(D)); n <= 6
     D, Dp = np.asarray(D, float), np.asarray(D_prime, float)
     if D.shape != Dp.shape or D.ndim != 1 or not 1 <= len(D) <= 6: raise ValueError('D and D_prime must be 1-D of equal length 1..6')
     sigma = check_positive('sigma', sigma); lam = check_array('order', [order], lo=1, lo_open=True)[0]
-    samples = check_int('samples', samples, lo=100); rng = np.random.default_rng(rng)
+    samples = check_int('samples', samples, lo=100); rng = as_rng(rng)
     y = Dp[None, :] + sigma*rng.standard_normal((samples, len(Dp)))   # the order inside a sample is irrelevant
     L = lam*(_log_shuffle_density(y, D, sigma) - _log_shuffle_density(y, Dp, sigma))
     m = L.max(); e = np.exp(L - m)

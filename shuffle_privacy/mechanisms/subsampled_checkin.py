@@ -11,7 +11,7 @@ import math, warnings
 import numpy as np
 from scipy import special, stats
 from ..core import check_array, check_int, check_positive, check_probability, logsumexp, log_expm1, in_test
-from .shuffle_gaussian import shuffle_gaussian_rdp
+from .shuffle_gaussian import shuffle_gaussian_rdp, _log_excess_miller_many
 from ..accounting.events import wbk_subsampled_rdp, monotone_envelope
 from ..accounting.conversions import rdp_to_dp_growing
 
@@ -21,35 +21,72 @@ def _ssg_from_sg(orders, sg, gamma):
     return wbk_subsampled_rdp(orders, lambda j: sg[np.asarray(j) - 2], gamma, cap=False)
 
 def subsampled_shuffle_gaussian_rdp(orders, # integer Rényi orders λ >= 2
-                                    m:int, # number of sampled (and shuffled) users, >= 1
-                                    gamma:float, # sampling rate m/n in (0, 1]
+                                    sample_size:int, # m: users sampled without replacement (and shuffled), >= 1
+                                    num_users:int, # n: population size, >= m (the sampling rate is γ = m/n)
                                     sigma:float, # noise standard deviation (sensitivity 1)
                                    )->np.ndarray:
-    """Theorem 2: RDP upper bound of sampling m users without replacement (rate γ), Gaussian noise, shuffling (replace-one).
-    Departs from the printed theorem in two sound ways (see the notebook): the minimum with the un-subsampled
-    Theorem 1 curve, and the monotone envelope in λ (Rényi divergence is non-decreasing in the order)."""
+    """Theorem 2: RDP upper bound of sampling m of n users without replacement, Gaussian noise, shuffling (replace-one).
+    Departs from the printed theorem in two sound ways (proved in the notebook): the minimum with the un-subsampled
+    Theorem 1 curve for m users, and the monotone envelope in λ (Rényi divergence is non-decreasing in the order)."""
     o = check_array('orders', orders, lo=2, integer=True).astype(np.int64)
-    m, gamma, sigma = check_int('m', m, lo=1), check_probability('gamma', gamma, closed=True), check_positive('sigma', sigma)
-    if gamma == 0: raise ValueError('gamma must be in (0, 1]; got 0')
+    m = check_int('sample_size', sample_size, lo=1)
+    n, sigma = check_int('num_users', num_users, lo=m), check_positive('sigma', sigma)
+    gamma = m/n
     L = int(o.max())
     sg = shuffle_gaussian_rdp(np.arange(2, L + 1), m, sigma)
     r = np.minimum(_ssg_from_sg(o.ravel(), sg, gamma), sg[o.ravel() - 2])
     return monotone_envelope(o.ravel().astype(float), r).reshape(np.shape(orders))
 
 # %% ../../nbs/12_subsampled_checkin.ipynb #3b6ee436
+def _sg_many_n(L, ks, sigma):
+    "ε^SG_k(j) for j = 2..L (columns) and each k in ks (rows): one vectorised Miller pass for the k >= L."
+    ks = np.asarray(ks, dtype=np.int64)
+    out = np.empty((len(ks), L - 1))
+    j = np.arange(2, L + 1)
+    c = 0.5/sigma/sigma
+    big = (ks >= L) & (ks > 1) & (1e-290 <= c) & (c <= 1e20)   # the cases where shuffle_gaussian_rdp runs Miller
+    for i in np.nonzero(~big)[0]: out[i] = shuffle_gaussian_rdp(j, int(ks[i]), sigma)
+    if big.any():
+        kb = ks[big]
+        for s in range(0, len(kb), 512):                   # blocks of k bound the memory (512 x L x 8 bytes)
+            E = _log_excess_miller_many(L, kb[s:s + 512], c)[:, j]
+            logS = special.gammaln(j + 1.0)[None, :] - j[None, :]*np.log(kb[s:s + 512].astype(float))[:, None] + E
+            out[np.nonzero(big)[0][s:s + 512]] = np.logaddexp(0.0, logS)/(j - 1.0)
+    return out
+
+def _wbk_many(orders, sg, gamma):
+    "Theorem 2 (no cap) for each row of sg (sg[:, j-2] = ε^SG(j)), vectorised over rows; same sums as `_ssg_from_sg`."
+    o = np.asarray(orders, dtype=np.int64)
+    K, L = sg.shape[0], sg.shape[1] + 1
+    j = np.arange(2, L + 1)
+    lg, e2 = math.log(gamma), sg[:, 0]
+    with np.errstate(divide='ignore'):
+        l4 = np.where(e2 > 0, math.log(4.0) + log_expm1(np.maximum(e2, 0.0)), -np.inf)
+    t2 = 2*lg + np.minimum(l4, math.log(2.0) + e2)
+    base = np.where(j[None, :] == 2, t2[:, None], math.log(2.0) + j*lg + (j - 1)*sg) - special.gammaln(j + 1.0)
+    out = np.empty((K, len(o)))
+    for s in range(0, len(o), 64):
+        lam = o[s:s + 64]
+        C = special.gammaln(lam[:, None] + 1.0) - special.gammaln(np.maximum(lam[:, None] - j[None, :], 0) + 1.0)
+        C[j[None, :] > lam[:, None]] = -np.inf
+        out[:, s:s + 64] = np.logaddexp(0.0, logsumexp(C[None, :, :] + base[:, None, :], axis=2))/(lam - 1.0)
+    return out
+
 def _ssg_many_k(orders, ks, gamma, sigma):
-    "ε^SSG_{γ,k}(λ) (Theorem 2, capped by ε^SG_k) for each k in ks (rows) and λ in orders (columns); one Theorem-1 pass per k."
+    "ε^SSG_{γ,k}(λ) (Theorem 2, capped by ε^SG_k) for each k in ks (rows) and λ in orders (columns), in blocks of k."
     L, o = int(np.max(orders)), np.asarray(orders)
-    rows = []
-    for k in ks:
-        sg = shuffle_gaussian_rdp(np.arange(2, L + 1), int(k), sigma)
-        rows.append(np.minimum(_ssg_from_sg(o, sg, gamma), sg[o - 2]))
-    return np.array(rows)
+    out = np.empty((len(ks), len(o)))
+    blk = max(1, int(4e6 // (len(o)*L)))                  # bounds the k x λ x j table to ~32 MB
+    for s in range(0, len(ks), blk):
+        sg = _sg_many_n(L, ks[s:s + blk], sigma)
+        out[s:s + blk] = np.minimum(_wbk_many(o, sg, gamma), sg[:, o - 2])
+    return out
 
 def checkin_rdp_exact(orders, # integer Rényi orders λ >= 2
-                      n:int, # number of users, >= 1
-                      gamma:float, # check-in probability in (0, 1]
+                      num_users:int, # n: number of users, >= 1
+                      probability:float, # γ: check-in probability in (0, 1]
                       sigma:float, # noise standard deviation (sensitivity 1)
+                      *,
                       tail:float=1e-15, # target size of the certified remainder relative to e^{(λ-1)ε} (sets the truncation)
                       return_details:bool=False, # also return (k_lo, k_hi, log of the certified dropped part)
                      ):
@@ -57,8 +94,9 @@ def checkin_rdp_exact(orders, # integer Rényi orders λ >= 2
     Departs from the printed Eq. 17 in sound ways (see the notebook): the k = 0 term (nobody checks in) is included,
     each Theorem 2 term is capped by the un-subsampled curve, and the result is made monotone in λ."""
     o = check_array('orders', orders, lo=2, integer=True).astype(np.int64).ravel()
-    n, gamma, sigma = check_int('n', n, lo=1), check_probability('gamma', gamma, closed=True), check_positive('sigma', sigma)
-    if gamma == 0: raise ValueError('gamma must be in (0, 1]; got 0')
+    n, sigma = check_int('num_users', num_users, lo=1), check_positive('sigma', sigma)
+    gamma = check_probability('probability', probability, closed=True)
+    if gamma == 0: raise ValueError('probability must be in (0, 1]; got 0')
     tail = check_probability('tail', tail)
     B = stats.binom(n, gamma)
     L = int(o.max())
@@ -78,16 +116,18 @@ def checkin_rdp_exact(orders, # integer Rényi orders λ >= 2
 
 # %% ../../nbs/12_subsampled_checkin.ipynb #cc097c7f
 def checkin_rdp_chernoff(orders, # integer Rényi orders λ >= 2
-                         n:int, # number of users, >= 1
-                         gamma:float, # check-in probability in (0, 1]
+                         num_users:int, # n: number of users, >= 1
+                         probability:float, # γ: check-in probability in (0, 1]
                          sigma:float, # noise standard deviation (sensitivity 1)
+                         *,
                          deltas=None, # grid of Δ in (0, 1) to optimise over (default: 60 points)
                          drop_chernoff_term:bool=False, # reproduce the public code's bug (under-reports; for comparison only)
                         )->np.ndarray:
     "Theorem 3 (corrected): Chernoff split of Eq. 17 at (1-Δ)nγ, minimised over Δ; relies on Conjecture 1 (proved in notebook 21)."
     o = check_array('orders', orders, lo=2, integer=True).astype(np.int64).ravel()
-    n, gamma, sigma = check_int('n', n, lo=1), check_probability('gamma', gamma, closed=True), check_positive('sigma', sigma)
-    if gamma == 0: raise ValueError('gamma must be in (0, 1]; got 0')
+    n, sigma = check_int('num_users', num_users, lo=1), check_positive('sigma', sigma)
+    gamma = check_probability('probability', probability, closed=True)
+    if gamma == 0: raise ValueError('probability must be in (0, 1]; got 0')
     deltas = np.linspace(0.005, 0.995, 60) if deltas is None else check_array('deltas', deltas, lo=0, hi=1, lo_open=True, hi_open=True)
     mu = n*gamma
     kstar = np.minimum(np.floor((1 - deltas)*mu).astype(np.int64) + 1, n)
@@ -99,7 +139,7 @@ def checkin_rdp_chernoff(orders, # integer Rényi orders λ >= 2
         hi = (o - 1)*table[k]
         v = hi if drop_chernoff_term else np.logaddexp(-d*d*mu/2 + low, hi)
         best = np.minimum(best, v/(o - 1))
-    return best
+    return monotone_envelope(o.astype(float), best)   # a min over Δ can dip between orders; D_λ cannot
 
 # %% ../../nbs/12_subsampled_checkin.ipynb #e3caa7eb
 import dataclasses
