@@ -61,6 +61,11 @@ def cmd_docs(extra):
     ensure_venv()
     run(BIN/'python', ROOT/'tools'/'build_docs.py', *extra, env=env())
 
+def cmd_bench(extra):
+    "Run benchmarks/bench_*.py (or the named ones); write benchmarks/RESULTS.md, results.json, ratios.png."
+    ensure_venv()
+    run(BIN/'python', ROOT/'benchmarks'/'harness.py', *extra, env=env())
+
 def cmd_lab(extra):
     "Open JupyterLab on the notebooks, from the same .venv (extra arguments go to `jupyter lab`)."
     ensure_venv()
@@ -70,6 +75,7 @@ def cmd_lab(extra):
 
 def main(argv):
     cmds = dict(test=cmd_test, docs=cmd_docs, lab=cmd_lab, venv=lambda extra: ensure_venv())
+    cmds['bench'] = cmd_bench
     if len(argv) < 2 or argv[1] not in cmds:
         print(__doc__)
         print('usage: python3 dev.py {test|docs|lab|venv} [extra args]')

@@ -1,6 +1,8 @@
-"""Benchmarks of the amplification-by-iteration accountant (shuffle_privacy.iteration).
+"""Benchmarks of the amplification-by-iteration accountant (shuffle_privacy.mechanisms.iteration); ported to the
+harness by `bench` (run(): the online δ against a plain Python loop at n where the loop runs, and the shuffled δ
+against the naive numpy formula).
 
-Run: .venv/bin/python benchmarks/bench_iteration.py [--quick]
+Run: python3 dev.py bench iteration   (the old printout: .venv/bin/python benchmarks/bench_iteration.py [--quick])
 
 1. Online delta = A_i prod_{t=i+1}^n B_t at n = 10^7 (paper parameters: L=10, beta=0.5, rho=0, eps=1, eta=0.01,
    alpha=1.5, i=100, C1=C2=100), vectorised accountant vs a plain Python loop over the same terms (the loop is timed on
@@ -13,7 +15,8 @@ import math, sys, time
 import numpy as np
 from scipy import special
 
-from shuffle_privacy.iteration import (online_laplace_delta, online_gaussian_delta, gaussian_constants,
+from harness import compare
+from shuffle_privacy.mechanisms.iteration import (online_laplace_delta, online_gaussian_delta, gaussian_constants,
                                        shuffled_delta, Contraction, contraction_factor)
 
 QUICK = '--quick' in sys.argv
@@ -46,6 +49,21 @@ def loop_gaussian(n):
     for t in range(i + 1, n + 1):
         d *= th(M*1.0/(ON['eta']*sig(t)))
     return d
+
+def run():
+    rows = []
+    for name, acc, loop, kw, n in [('Laplace', online_laplace_delta, loop_laplace, dict(a=0, b=1), 10**5),
+                                   ('Gaussian', online_gaussian_delta, loop_gaussian, dict(diameter=1), 10**4)]:
+        rows.append(compare(f'online_{name.lower()}_delta, n = {n:.0e}', lambda: acc(EPS, n=n, **ON, **kw),
+                            lambda: loop(n), repeats=5, number=1, baseline_name='plain Python loop over the terms'))
+    A, c = 0.9, 1e-13
+    B = Contraction(1 - c, c)
+    ns = np.array([10**k for k in range(1, 13)])
+    def naive():
+        with np.errstate(all='ignore'): return A*(1 - (1 - c)**ns)/(ns*c)
+    rows.append(compare('shuffled_delta, 12 sizes n = 10..1e12, 1 - B = 1e-13', lambda: shuffled_delta(A, B, ns), naive,
+                        baseline_name='naive numpy A(1-B^n)/(n(1-B)) (loses every digit there)'))
+    return rows
 
 def bench_online():
     n = 10**6 if QUICK else 10**7
