@@ -15,7 +15,7 @@ NOTEBOOKS = sorted(NBS.glob('*.ipynb'))
 
 # (name, regex) pairs; each regex is searched in every text of every output
 BLEMISHES = [
-    ('progress bar', re.compile(r'\d+(?:\.\d+)?\s*(?:it/s|s/it)\]|\|[█▏▎▍▌▋▊▉ ]{3,}\||FloatProgress\(|IntProgress\(')),
+    ('progress bar', re.compile(r'\d+(?:\.\d+)?\s*(?:it/s|s/it)\]|\|[ ]*[█▏▎▍▌▋▊▉]+[█▏▎▍▌▋▊▉ ]*\||FloatProgress\(|IntProgress\(')),
     ('tqdm', re.compile(r'\btqdm\b.*(?:Warning|TqdmExperimentalWarning)|\d+%\|')),
     ('temporary path', re.compile(r'/tmp/|/var/folders/|\\AppData\\Local\\Temp\\|/private/var/')),
     ('numpy scalar repr', re.compile(r'\bnp\.(?:float|int|uint|bool|complex|str)(?:_|\d+)?\(')),
