@@ -11,7 +11,7 @@ import math
 import numpy as np
 from scipy import stats
 from ..core import (check_int, check_real, check_positive, check_probability, logsumexp, log1mexp,
-                                  monotone_search, expand_bracket)
+                                  monotone_search, expand_bracket, ResourceLimitError)
 from .summation import p1d_params, p1d_epsilon, _ceil_sqrt
 
 # %% ../../nbs/21_p1d_exact_accounting.ipynb #7da5e4b2
@@ -34,8 +34,10 @@ class ShiftedBinomialProfile:
         k = self.shift
         self.lo = max(0, int(math.floor(mu - width*sd)) - k); self.hi = min(m, int(math.ceil(mu + width*sd)) + k)
         if self.hi - self.lo + 2*k > _MAX_WINDOW:   # the pmf is held in memory: fail clearly instead of exhausting it
-            raise ValueError(f'm*p*(1-p) and shift must keep the window below {_MAX_WINDOW:.0e} points '
-                             f'(m={m}, p={p}, shift={k} need {self.hi - self.lo + 2*k:.3g})')
+            raise ResourceLimitError(
+                f'the exact profile needs {self.hi - self.lo + 2*k:.3g} pmf points (m={m}, p={p}, shift={k}), '
+                f'above the budget of {_MAX_WINDOW:.0e}; use the closed-form bound of Lemma 3.1 instead '
+                '(p1d_params / p1d_epsilon), or a larger delta')
         z = np.arange(self.lo - k, self.hi + k + 1)
         lp = stats.binom.logpmf(z, m, p)                 # -inf outside 0..m
         core = slice(k, len(z) - k)

@@ -189,7 +189,7 @@ def p1d_robust_sum(x, g:int, b:int, p:float, Delta:float, rng, # None, an int se
     Delta = check_positive('Delta', Delta); x = check_array('x', x, lo=0, hi=Delta, ndim=1)
     honest = np.asarray(honest, dtype=bool)
     if honest.shape != x.shape: raise ValueError(f'honest must be a boolean mask of shape {x.shape}; got {honest.shape}')
-    c = p1d_count(x[honest], g, b, p, Delta, rng)
+    c = p1d_count(x[honest], g, b, p, Delta, rng) if honest.any() else 0   # nobody honest: no message at all
     return Delta/g*(c - p*b*len(x)), c
 
 # %% ../../nbs/20_summation.ipynb #a052766c
