@@ -62,3 +62,18 @@ def test_committed_outputs_have_no_blemishes(path):
     found = blemishes(json.loads(path.read_text()))
     assert not found, f'{path.name}: {len(found)} blemished outputs (re-execute or reformat these cells):\n' + \
         '\n'.join(f'  cell {i} [exec {c}] {w}: {n}: {t!r}' for i, c, w, n, t in found)
+
+_CONTROL = re.compile(r'[\x00-\x08\x0b-\x1f]')
+
+def control_characters(nb:dict)->list:
+    "Cells whose source holds a control character: a LaTeX command eaten by a JSON escape (`\\beta` -> backspace + 'eta')."
+    return [(i, repr(m.group(0) + ''.join(c['source'])[m.end():m.end() + 12]))
+            for i, c in enumerate(nb['cells']) for m in [_CONTROL.search(''.join(c['source']))] if m]
+
+def test_control_character_detector():
+    assert control_characters({'cells': [{'source': ['$u(\x08eta)$']}, {'source': ['$u(\\beta)$']}]}) == [(0, repr('\x08eta)$'))]
+
+@pytest.mark.parametrize('path', NOTEBOOKS, ids=lambda p: p.name)
+def test_sources_have_no_control_characters(path):
+    bad = control_characters(json.loads(path.read_text(encoding='utf-8')))
+    assert not bad, f'{path.name}: control characters in cell sources (write \\\\beta, not \\beta, in JSON): {bad}'

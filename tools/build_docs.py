@@ -525,6 +525,20 @@ def run_sphinx(workers:int):
     log('+ ' + ' '.join(cmd))
     r = subprocess.run(cmd, cwd=ROOT)
     if r.returncode: raise BuildError(f'sphinx-build failed ({r.returncode})')
+    patch_searchtools(SITE)
+
+_SUMMARY_CALL = re.compile(r'listItem\.appendChild\(\s*Search\.makeSearchSummary\(data, searchTerms, anchor\),?\s*\);')
+
+def patch_searchtools(site:Path):
+    """Sphinx 9's search page throws when a hit is an index entry: its anchor (`{index}`'s empty `<span id=index-N>`)
+    has no text, `makeSearchSummary` returns null and `appendChild(null)` raises. Guard the call (a one-line patch of
+    the built `searchtools.js`; a no-op once Sphinx guards it itself)."""
+    js = site/'_static'/'searchtools.js'
+    if not js.exists(): return
+    txt = js.read_text(encoding='utf-8')
+    new = _SUMMARY_CALL.sub('{ const summary = Search.makeSearchSummary(data, searchTerms, anchor); '
+                            'if (summary) listItem.appendChild(summary); }', txt)
+    if new != txt: js.write_text(new, encoding='utf-8')
 
 # ---------------------------------------------------------------------------------------------------------------
 # checks on the built site
