@@ -51,8 +51,9 @@ def cmd_test(extra):
     "Run `nbdev-test` on every notebook, then pytest on `tests/`."
     ensure_venv()
     run(BIN/'nbdev-test', '--n-workers', str(min(os.cpu_count() or 1, 2)), '--do-print', env=env())
-    r = subprocess.run([str(BIN/'python'), '-m', 'pytest', 'tests', '-q', '-m', 'not browser and not slow', *extra],
-                       cwd=ROOT, env=env())
+    workers = str(min(os.cpu_count() or 1, 4))      # pytest-xdist: the suite is CPU-bound and its tests independent
+    r = subprocess.run([str(BIN/'python'), '-m', 'pytest', 'tests', '-q', '-n', workers, '-m', 'not browser and not slow',
+                        *extra], cwd=ROOT, env=env())
     # pytest exits 5 when it collects no test: that is a failure for us too
     sys.exit(r.returncode)
 

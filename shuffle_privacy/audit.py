@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 import numpy as np
 from scipy import stats, special
-from tqdm.auto import tqdm
+from .core import progress as _progress
 from .core import check_int, check_real, check_probability, check_array, in_test, as_rng
 
 # %% ../nbs/35_audit.ipynb #9e960561
@@ -131,7 +131,7 @@ def audit(sample_first:Callable, # rng -> one output of the mechanism on the fir
           joint_confidence:float=None, # if given, overrides alpha: both bounds hold together at this level
           batch:bool=False, # samplers return all `trials` outputs at once and `detect` is vectorised
           one_sided:bool=False, # certify only the direction first -> second (see `epsilon_lower_bound`)
-          progress:bool=False, # show a tqdm progress bar
+          progress:bool=False, # show a trial counter (interactive sessions only)
          )->AuditResult:
     "Run the distinguishing test `trials` times on each input and certify a lower bound on ε for the given δ."
     trials = check_int('trials', trials, lo=1)
@@ -141,7 +141,7 @@ def audit(sample_first:Callable, # rng -> one output of the mechanism on the fir
     counts = []
     for sample in (sample_first, sample_second):
         if batch: k = int(np.count_nonzero(np.asarray(detect(sample(rng, trials)), dtype=bool)))
-        else: k = sum(bool(detect(sample(rng))) for _ in tqdm(range(trials), disable=not progress, leave=False))
+        else: k = sum(bool(detect(sample(rng))) for _ in (_progress(range(trials), desc='trials') if progress else range(trials)))
         counts.append(k)
     tp, fp = counts
     return AuditResult(tp, fp, trials, delta, alpha, epsilon_lower_bound(tp, fp, trials, delta, alpha, one_sided))

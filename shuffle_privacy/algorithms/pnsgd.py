@@ -10,8 +10,8 @@ __all__ = ['Ball', 'Interval', 'SquaredLoss', 'LogisticLoss', 'lipschitz_constan
 import math, numbers
 from dataclasses import dataclass
 import numpy as np
-from tqdm.auto import tqdm
 from ..core import check_real, check_positive, check_nonnegative, check_int, check_array, in_test
+from ..core import progress as _progress
 
 # %% ../../nbs/31_pnsgd.ipynb #c1eadb46
 class Ball:
@@ -160,7 +160,7 @@ def pnsgd(loss, # object with `grad(w, x, y)` for batches of chains, e.g. `Squar
           runs:int=1, # number of independent chains run side by side
           w0=None, # starting point(s), shape (d,) or (runs, d); the projection of 0 when None
           rng=None, # numpy Generator or seed: the same seed reproduces the run exactly
-          progress:bool|None=None, # show a tqdm bar; by default when epochs * n * runs >= 1e6
+          progress:bool|None=None, # show a step counter (interactive sessions only); by default when epochs * n * runs >= 1e6
           chunk:int=4096, # noise is drawn this many steps at a time (bounds memory)
          )->PNSGDResult:
     "Projected noisy SGD w <- Pi_K(w - eta (grad l(w, x) + Z)), vectorised over independent runs."
@@ -178,7 +178,8 @@ def pnsgd(loss, # object with `grad(w, x, y)` for batches of chains, e.g. `Squar
     w = K(np.zeros((runs, d)) if w0 is None else np.broadcast_to(check_array('w0', w0), (runs, d)).copy())
     path, steps = [w.copy()], np.empty((epochs, runs), dtype=np.int64)
     if progress is None: progress = epochs * n * runs >= 1_000_000
-    bar = tqdm(total=epochs * n, disable=not progress, desc=f'PNSGD ({order})', leave=False)
+    n_chunks = epochs * -(-n // chunk)            # one tick per chunk of steps (core.progress is silent in batch runs)
+    ticks = _progress(range(n_chunks), desc=f'PNSGD ({order}) chunks of {chunk} steps') if progress else iter(())
     draw = rng.standard_normal if noise == 'gaussian' else (lambda size: rng.laplace(size=size))
     for e in range(epochs):
         if order == 'shuffle': idx = rng.permuted(np.broadcast_to(np.arange(n), (runs, n)), axis=1)
@@ -193,10 +194,10 @@ def pnsgd(loss, # object with `grad(w, x, y)` for batches of chains, e.g. `Squar
                 j = idx[:, t]
                 w_new = K(w - eta * (loss.grad(w, X[j], y[j]) + Z[t - t0]))
                 w = np.where((t < T)[:, None], w_new, w) if stop else w_new
-            bar.update(t1 - t0)
-        bar.update(n - Tmax)
+            next(ticks, None)
+        for _ in range(-(-n // chunk) - -(-Tmax // chunk)): next(ticks, None)   # chunks a random stop skipped
         path.append(w.copy())
-    bar.close()
+    if progress: ticks.close()                      # erases the counter
     return PNSGDResult(w=w, path=np.stack(path), steps=steps, order=order, noise=noise)
 
 # %% ../../nbs/31_pnsgd.ipynb #f337e5bx
