@@ -98,8 +98,60 @@ def test_epsilon_tol_clamped_to_float_resolution_negative_refused():
     assert e == pytest.approx(p1d_exact_epsilon(1e-3, 100, 0.5, 10), abs=1e-8)
     with pytest.raises(ValueError, match='tol must be in'): p1d_exact_epsilon(1e-3, 100, 0.5, 10, tol=-1.0)
 
-def test_huge_m_fails_clearly_instead_of_exhausting_memory():
-    with pytest.raises(ValueError, match='m\\*p\\*\\(1-p\\) and shift must keep the window'):
-        p1d_exact_delta(1.0, 10**15, 0.5, 10)
-    with pytest.raises(ValueError, match='window'):
-        p1d_exact_delta(1.0, 100, 0.5, 10**9)
+def test_huge_m_switches_method_instead_of_exhausting_memory():
+    "Contract item 4: the profile switches to two CDF values; the PLD, which needs the pmf, refuses and names the profile."
+    from shuffle_privacy.core import ResourceLimitError
+    from shuffle_privacy.mechanisms.p1d_accounting import p1d_pld
+    d = p1d_exact_delta(1.0, 10**15, 0.5, 10)
+    assert 0.0 <= d <= 1e-300                     # shift 10 against sd 1.6e7: nothing to see (an upper bound)
+    assert p1d_exact_delta(1.0, 100, 0.5, 10**9) == 1.0   # a shift beyond the support: disjoint, delta = 1
+    with pytest.raises(ResourceLimitError, match='instead'):
+        p1d_pld(10**15, 0.5, 10)
+
+
+# --- the two-CDF route and the log pmf at large m (issue 14 item 5; found by the two routes disagreeing) ---------
+
+def _mp_log_pmf(m, p, z):
+    import mpmath as mp
+    mp.mp.dps = 40
+    return mp.log(mp.binomial(m, z)) + z*mp.log(mp.mpf(p)) + (m - z)*mp.log(1 - mp.mpf(p))
+
+def _mp_log_cdf(m, p, z):
+    "log P(N <= z) by summing pmf terms down from z (z well below the mean: they fall geometrically)."
+    import mpmath as mp
+    mp.mp.dps = 40
+    p = mp.mpf(p); t = s = mp.mpf(1); j = z
+    while j > 0:
+        t *= mp.mpf(j)/(m - j + 1)*(1 - p)/p; j -= 1; s += t
+        if t < s*mp.mpf(10)**-30: break
+    return _mp_log_pmf(m, p, z) + mp.log(s)
+
+@pytest.mark.parametrize('m,p,z', [(10**6, 0.5, 497_000), (10**9, 0.001, 994_000), (10**9, 0.5, 499_900_000)])
+def test_window_log_pmf_is_within_its_error_bound(m, p, z):
+    from shuffle_privacy.mechanisms.p1d_accounting import _binom_logpmf
+    zs = np.array([z, z + 1, z + 1000])
+    lp, err = _binom_logpmf(zs, m, p)
+    for v, e, zz in zip(lp, err, zs):
+        assert abs(float(v - _mp_log_pmf(m, p, int(zz)))) <= e
+
+@pytest.mark.parametrize('m,p,z', [(10**6, 0.5, 497_000), (10**9, 0.001, 994_000), (10**7, 0.3, 2_985_000)])
+def test_scipy_logcdf_within_the_assumed_error(m, p, z):
+    from scipy import stats
+    from shuffle_privacy.mechanisms.p1d_accounting import _CDF_ERR
+    v = float(stats.binom.logcdf(z, m, p))
+    assert abs(v - float(_mp_log_cdf(m, p, z))) <= _CDF_ERR*(1 + abs(v))/30   # 30x below the margin we assume
+
+@pytest.mark.parametrize('m,p,k', [(10**5, 0.5, 30), (10**6, 0.3, 100), (4*10**6, 0.01, 20), (10**5, 0.001, 3), (300, 0.2, 5)])
+def test_cdf_route_agrees_with_the_window_sum(m, p, k):
+    from shuffle_privacy.mechanisms.p1d_accounting import ShiftedBinomialProfile
+    w, c = ShiftedBinomialProfile(m, p, k, method='window'), ShiftedBinomialProfile(m, p, k, method='cdf')
+    for e in (0.0, 0.05, 0.3, 1.0, 3.0):
+        for s in (1, -1):
+            a, b = w.log_delta(e, s), c.log_delta(e, s)
+            if a < -250: continue          # the window adds its whole outside tail (~e^-312): an upper bound there
+            assert b >= a - 1e-8 and b - a < 1e-6 * max(1.0, abs(a)), (e, s, a, b)   # cdf: an upper bound as tight
+
+def test_p1d_exact_params_at_n_1e8_is_exact_at_the_boundary():
+    from shuffle_privacy.mechanisms.p1d_accounting import p1d_exact_params, p1d_exact_delta
+    g, b, p = p1d_exact_params(10**8, 1.0, 1e-6)
+    assert p1d_exact_delta(1.0, b*10**8, p, g) <= 1e-6 < p1d_exact_delta(1.0, (b - 1)*10**8, p, g)

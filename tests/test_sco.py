@@ -33,7 +33,7 @@ def test_gradient_fd_and_lipschitz(loss, seed):
     ok = np.all(np.abs(fd - G) < 1e-4, axis=1)
     assert ok.mean() >= (1.0 if loss.smooth else 0.75)
 
-@pytest.mark.parametrize('loss', [HingeLoss(2.0), AbsoluteLoss(2.0), Regularized(AbsoluteLoss(2.0), 0.5)], ids=str)
+@pytest.mark.parametrize('loss', [HingeLoss(2.0), AbsoluteLoss(2.0), Regularized(AbsoluteLoss(2.0), 0.5)], ids=lambda l: type(l).__name__)
 @pytest.mark.parametrize('t', [0.05, 0.7, 5.0])
 def test_prox_is_the_minimiser(loss, t):
     X, y, rng = _data(3, n=5)
@@ -44,7 +44,7 @@ def test_prox_is_the_minimiser(loss, t):
         ref = optimize.minimize(obj, V[i], method='Nelder-Mead', options=dict(xatol=1e-10, fatol=1e-12, maxiter=20000)).x
         assert obj(P[i]) <= obj(ref) + 1e-9
 
-@pytest.mark.parametrize('base', [HingeLoss(2.0), AbsoluteLoss(2.0)], ids=str)
+@pytest.mark.parametrize('base', [HingeLoss(2.0), AbsoluteLoss(2.0)], ids=lambda l: type(l).__name__)
 @pytest.mark.parametrize('beta', [0.5, 4.0, 50.0])
 def test_moreau_envelope_lemma_4_6(base, beta):
     X, y, rng = _data(4, n=20)

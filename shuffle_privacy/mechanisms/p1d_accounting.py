@@ -15,11 +15,67 @@ from ..core import (check_int, check_real, check_positive, check_probability, lo
 from .summation import p1d_params, p1d_epsilon, _ceil_sqrt
 
 # %% ../../nbs/21_p1d_exact_accounting.ipynb #7da5e4b2
+_CDF_ERR = 1e-11          # relative error allowed in scipy's binomial logcdf (observed below 1e-12 up to m = 1e9)
+_CDF_ABOVE = 2*10**5      # ShiftedBinomialProfile(method='auto') switches to the two-CDF route above this window
+
+def _log_ratio(m:int, p:float, z:int, k:int)->float:
+    "L(z) = log P(z) - log P(z - k) for N ~ Bin(m, p), 1 <= k <= z <= m, as a sum of k logarithms (in chunks)."
+    tot, mf = 0.0, float(m)
+    for a in range(z - k + 1, z + 1, 10**6):
+        j = np.arange(a, min(a + 10**6, z + 1), dtype=float)
+        tot += float(np.log((mf - j + 1)/j).sum())
+    return tot + k*(math.log(p) - math.log1p(-p))
+
+def _eta(m:int, p:float, k:int)->float:
+    "A bound on the rounding error of `_log_ratio(m, p, z, k)` (k logarithms of ratios in [1/m, m], and their sum)."
+    return 2e-15*k*(math.log(m) + 3 + abs(math.log(p) - math.log1p(-p)))
+
+def _log_delta_cdf(m:int, p:float, k:int, eps:float)->float:
+    "log H_{e^eps}(N || N + k), N ~ Bin(m, p), k >= 1, from F(z1) - e^eps F(z1 - k) with a certified margin (above)."
+    if k > m: return 0.0                          # disjoint supports: delta = 1
+    eta = _eta(m, p, k)
+    def last_above(t):                            # the last z in [k - 1, m] whose computed L(z) exceeds t
+        if _log_ratio(m, p, k, k) <= t: return k - 1          # z < k: L = inf; from z = k on L is finite and falls
+        if _log_ratio(m, p, m, k) > t: return m
+        lo, hi = k, m
+        while hi - lo > 1:
+            mid = (lo + hi)//2
+            if _log_ratio(m, p, mid, k) > t: lo = mid
+            else: hi = mid
+        return lo
+    def logF(z, up):
+        if z < 0: return -math.inf
+        if z >= m: return 0.0
+        v = float(stats.binom.logcdf(float(z), float(m), p))   # log of a double: 0 below ~1e-308 (v = -inf)
+        if up: return min(0.0, max(v, -700.0) + _CDF_ERR*(1 + abs(max(v, -700.0))))   # an underflow is < e^-700
+        return v - _CDF_ERR*(1 + abs(v)) if v > -math.inf else -math.inf
+    z1, z2 = last_above(eps + eta), last_above(eps - eta)
+    a, b = logF(z1, True), logF(z1 - k, False) + eps
+    main = a + log1mexp(b - a) if b < a else -math.inf
+    extra = math.log(2*eta) + logF(z2, True) if z2 > z1 else -math.inf
+    return min(0.0, float(np.logaddexp(main, extra)))
+
+# %% ../../nbs/21_p1d_exact_accounting.ipynb #0fb7f6e0
 _MAX_WINDOW = 10**8                     # points of the binomial pmf held in memory (~0.8 GB per array)
-# Rounding: scipy's binomial log pmf is accurate to ~1e-15 (1 + |log P|); we assume a 1000x margin, _LP_ERR, and
-# evaluate every term with P(z) rounded up and P(z - k) rounded down by it, so the profile is an upper bound
-# (tests/test_p1d_accounting.py checks it against exact rational arithmetic), then clip it to [0, 1].
+# Rounding: scipy's binomial pmf (boost's, via the incomplete beta's derivative) is accurate to ~1e-15 relative; we
+# assume a 1000x margin, _LP_ERR (1 + |log P|), and evaluate every term with P(z) rounded up and P(z - k) rounded down
+# by it, so the profile is an upper bound (tests/test_p1d_accounting.py checks it against exact rational arithmetic
+# and mpmath), then clip it to [0, 1]. Not scipy's `binom.logpmf`: it is gammaln(m+1) - gammaln(z+1) - gammaln(m-z+1),
+# whose terms are of size m log m, so at m = 1e9 it is off by ~1e-6 absolute (found when the two-CDF route below
+# disagreed with the window sum by 4e-6 relative at m = 7.2e9). It is used only where the pmf underflows, with an
+# error bound of 1e-15 gammaln(m + 1).
 _LP_ERR = 1e-12
+
+def _binom_logpmf(z, m, p):
+    "log P(N = z), N ~ Bin(m, p), for an integer array z, and a bound on the rounding error of each entry."
+    from scipy.special import gammaln
+    with np.errstate(divide='ignore'): lp = np.log(stats.binom.pmf(z, m, p))
+    err = _LP_ERR*(1 + np.abs(np.where(np.isfinite(lp), lp, 0.0)))
+    small = (lp < -690) & (z >= 0) & (z <= m)          # pmf below ~1e-300: subnormal or zero as a double
+    if small.any():
+        lp[small] = stats.binom.logpmf(z[small], m, p)
+        err[small] = _LP_ERR*(1 + np.abs(lp[small])) + 1e-15*(1 + float(gammaln(float(m) + 1)))
+    return lp, err
 
 class ShiftedBinomialProfile:
     "Privacy profile of N vs N + k, N ~ Bin(m, p), for shifts k = +shift and -shift; the log pmf is evaluated once."
@@ -28,20 +84,26 @@ class ShiftedBinomialProfile:
                  p:float, # success probability, 0 < p < 1
                  shift:int, # largest shift |k| between neighbours (the precision g for P1D)
                  width:float=25.0, # standard deviations summed exactly; the tail mass beyond is added whole
+                 method:str='auto', # 'window' (pmf summed), 'cdf' (two CDF values) or 'auto' (cdf above _CDF_ABOVE points)
                 ):
         self.m = check_int('m', m, lo=1); self.p = check_probability('p', p); self.shift = check_int('shift', shift, lo=0)
+        if method not in ('auto', 'window', 'cdf'): raise ValueError(f"method must be 'auto', 'window' or 'cdf'; got {method!r}")
         mu, sd = m*p, math.sqrt(m*p*(1 - p))
         k = self.shift
         self.lo = max(0, int(math.floor(mu - width*sd)) - k); self.hi = min(m, int(math.ceil(mu + width*sd)) + k)
-        if self.hi - self.lo + 2*k > _MAX_WINDOW:   # the pmf is held in memory: fail clearly instead of exhausting it
+        size = self.hi - self.lo + 2*k
+        self.method = method if method != 'auto' else 'cdf' if size > _CDF_ABOVE else 'window'
+        if self.method == 'cdf': return                # nothing held in memory: log_delta asks two CDFs
+        if size > _MAX_WINDOW:   # the pmf is held in memory: fail clearly instead of exhausting it
             raise ResourceLimitError(
-                f'the exact profile needs {self.hi - self.lo + 2*k:.3g} pmf points (m={m}, p={p}, shift={k}), '
-                f'above the budget of {_MAX_WINDOW:.0e}; use the closed-form bound of Lemma 3.1 instead '
-                '(p1d_params / p1d_epsilon), or a larger delta')
+                f'the pmf window needs {size:.3g} points (m={m}, p={p}, shift={k}), above the budget of '
+                f'{_MAX_WINDOW:.0e}; use the privacy profile instead (p1d_exact_delta / p1d_exact_epsilon, which '
+                'switch to two CDF values), or Lemma 3.1 (p1d_params)')
         z = np.arange(self.lo - k, self.hi + k + 1)
-        lp = stats.binom.logpmf(z, m, p)                 # -inf outside 0..m
+        lp, err = _binom_logpmf(z, m, p)                 # -inf outside 0..m; err bounds each entry's rounding
         core = slice(k, len(z) - k)
         self.lp = lp[core]                               # log P(z) for z in lo..hi
+        self.err = err[core]; self.err_shift = {+1: err[:len(z) - 2*k], -1: err[2*k:]}
         with np.errstate(invalid='ignore'):
             # privacy loss log P(z) - log P(z - k) (direction +k) and log P(z) - log P(z + k) (direction -k)
             self.L = {+1: self.lp - lp[:len(z) - 2*k], -1: self.lp - lp[2*k:]}
@@ -55,11 +117,12 @@ class ShiftedBinomialProfile:
         eps = check_real('eps', eps, lo=0)
         if self.shift == 0: return -math.inf
         if sign is None: return max(self.log_delta(eps, +1), self.log_delta(eps, -1))
-        # round up: each log pmf carries an error below _LP_ERR (1 + |log P|); take P(z) high and P(z - k) low
-        L = self.L[sign] + _LP_ERR*(2 + np.abs(self.lp) + np.abs(self.lp - self.L[sign]))
+        if self.method == 'cdf': return _log_delta_cdf(self.m, self.p if sign > 0 else 1 - self.p, self.shift, eps)
+        # round up: each log pmf carries an error below err (see _binom_logpmf); take P(z) high and P(z - k) low
+        L = self.L[sign] + self.err + self.err_shift[sign]
         on = L > eps
         with np.errstate(invalid='ignore'):
-            t = self.lp[on] + _LP_ERR*(1 + np.abs(self.lp[on])) \
+            t = self.lp[on] + self.err[on] \
                 + np.where(np.isinf(L[on]), 0.0, log1mexp(np.minimum(eps - L[on], 0.0)))
         return min(0.0, logsumexp(np.append(t, self.log_tail)) + 1e-14)
 
@@ -73,7 +136,11 @@ class ShiftedBinomialProfile:
         tol = check_real('tol', tol, lo=0)          # below float resolution it is clamped by monotone_search
         ok = lambda e: self.log_delta(e) <= ld
         if ok(0.0): return 0.0
-        finite = [float(np.max(L[np.isfinite(L)], initial=0.0)) for L in self.L.values()]
+        if self.method == 'cdf':   # the largest finite loss is at z = k (L falls in z), in either direction
+            k = min(self.shift, self.m)
+            finite = [_log_ratio(self.m, q, k, k) + 4*_eta(self.m, q, k) for q in (self.p, 1 - self.p)] \
+                if 0 < k <= self.m else []
+        else: finite = [float(np.max(L[np.isfinite(L)], initial=0.0)) for L in self.L.values()]
         if not ok(max(finite + [0.0])): return math.inf   # beyond the largest finite loss only infinite-loss mass and the tail remain
         hi = 1.0
         while not ok(hi): hi *= 2                         # terminates: ok holds at the largest finite loss
@@ -130,7 +197,10 @@ def p1d_min_b(n:int, # number of users
     from shuffle_privacy.mechanisms.summation import gaussian_sigma
     s = gaussian_sigma(eps, delta, float(g))
     b0 = min(max(1.0, s/n*s/(p*(1 - p))), 2.0**50)
-    lo, hi = expand_bracket(ok, b0, 1, 2**50, integer=True, factor=1.25)
+    top = max(1, 2**53//n)                        # b n stays an exact float: the CDFs are evaluated in doubles
+    try: lo, hi = expand_bracket(ok, min(b0, top), 1, top, integer=True, factor=1.25)
+    except ValueError: raise ResourceLimitError(f'more than 2^53 noise trials (b n) are needed for eps={eps}, '
+                                                f'delta={delta}, g={g}, p={p}; use a larger p or delta instead') from None
     if lo is None: return 1
     return monotone_search(ok, lo, hi, integer=True)
 
@@ -188,7 +258,7 @@ def p1d_pld(m:int, # noise trials b n
            )->PldPair:
     "Exact PLD pair of N ~ Bin(m, p) against N ± g (both directions): losses rounded up and down."
     g, d = check_int('g', g, lo=1), _check_interval(value_discretization_interval)
-    prof = ShiftedBinomialProfile(m, p, g)
+    prof = ShiftedBinomialProfile(m, p, g, method='window')     # the PLD needs the whole pmf
     pairs = []
     for up in (True, False):
         pm = {}
