@@ -18,35 +18,38 @@ from .summation import p1d_params, p1d_epsilon, _ceil_sqrt
 _CDF_ERR = 1e-11          # relative error allowed in scipy's binomial logcdf (observed below 1e-12 up to m = 1e9)
 _CDF_ABOVE = 2*10**5      # ShiftedBinomialProfile(method='auto') switches to the two-CDF route above this window
 
-def _log_ratio(m:int, p:float, z:int, k:int)->float:
-    "L(z) = log P(z) - log P(z - k) for N ~ Bin(m, p), 1 <= k <= z <= m, as a sum of k logarithms (in chunks)."
+def _log_ratio(m:int, logodds:float, z:int, k:int)->float:
+    "L(z) = log P(z) - log P(z - k) for N ~ Bin(m, p), log(p/(1-p)) = logodds, 1 <= k <= z <= m: k logarithms summed."
     tot, mf = 0.0, float(m)
     for a in range(z - k + 1, z + 1, 10**6):
         j = np.arange(a, min(a + 10**6, z + 1), dtype=float)
         tot += float(np.log((mf - j + 1)/j).sum())
-    return tot + k*(math.log(p) - math.log1p(-p))
+    return tot + k*logodds
 
-def _eta(m:int, p:float, k:int)->float:
-    "A bound on the rounding error of `_log_ratio(m, p, z, k)` (k logarithms of ratios in [1/m, m], and their sum)."
-    return 2e-15*k*(math.log(m) + 3 + abs(math.log(p) - math.log1p(-p)))
+def _eta(m:int, logodds:float, k:int)->float:
+    "A bound on the rounding error of `_log_ratio(m, logodds, z, k)` (k logarithms of ratios in [1/m, m], and their sum)."
+    return 2e-15*k*(math.log(m) + 3 + abs(logodds))
 
-def _log_delta_cdf(m:int, p:float, k:int, eps:float)->float:
-    "log H_{e^eps}(N || N + k), N ~ Bin(m, p), k >= 1, from F(z1) - e^eps F(z1 - k) with a certified margin (above)."
+def _log_delta_cdf(m:int, p:float, k:int, eps:float, reverse:bool=False)->float:
+    "log H_{e^eps}(N || N + k), N ~ Bin(m, p) (m - N if `reverse`), k >= 1: F(z1) - e^eps F(z1 - k) with a certified margin."
     if k > m: return 0.0                          # disjoint supports: delta = 1
-    eta = _eta(m, p, k)
+    lo_ = math.log(p) - math.log1p(-p)            # log odds, never through 1 - p (p may be 1e-300)
+    lo_ = -lo_ if reverse else lo_
+    eta = _eta(m, lo_, k)
     def last_above(t):                            # the last z in [k - 1, m] whose computed L(z) exceeds t
-        if _log_ratio(m, p, k, k) <= t: return k - 1          # z < k: L = inf; from z = k on L is finite and falls
-        if _log_ratio(m, p, m, k) > t: return m
+        if _log_ratio(m, lo_, k, k) <= t: return k - 1          # z < k: L = inf; from z = k on L is finite and falls
+        if _log_ratio(m, lo_, m, k) > t: return m
         lo, hi = k, m
         while hi - lo > 1:
             mid = (lo + hi)//2
-            if _log_ratio(m, p, mid, k) > t: lo = mid
+            if _log_ratio(m, lo_, mid, k) > t: lo = mid
             else: hi = mid
         return lo
     def logF(z, up):
         if z < 0: return -math.inf
         if z >= m: return 0.0
-        v = float(stats.binom.logcdf(float(z), float(m), p))   # log of a double: 0 below ~1e-308 (v = -inf)
+        v = float(stats.binom.logsf(float(m - z - 1), float(m), p) if reverse     # P(m - N <= z) = P(N > m - z - 1)
+                  else stats.binom.logcdf(float(z), float(m), p))   # log of a double: -inf below ~1e-308
         if up: return min(0.0, max(v, -700.0) + _CDF_ERR*(1 + abs(max(v, -700.0))))   # an underflow is < e^-700
         return v - _CDF_ERR*(1 + abs(v)) if v > -math.inf else -math.inf
     z1, z2 = last_above(eps + eta), last_above(eps - eta)
@@ -117,7 +120,7 @@ class ShiftedBinomialProfile:
         eps = check_real('eps', eps, lo=0)
         if self.shift == 0: return -math.inf
         if sign is None: return max(self.log_delta(eps, +1), self.log_delta(eps, -1))
-        if self.method == 'cdf': return _log_delta_cdf(self.m, self.p if sign > 0 else 1 - self.p, self.shift, eps)
+        if self.method == 'cdf': return _log_delta_cdf(self.m, self.p, self.shift, eps, reverse=sign < 0)
         # round up: each log pmf carries an error below err (see _binom_logpmf); take P(z) high and P(z - k) low
         L = self.L[sign] + self.err + self.err_shift[sign]
         on = L > eps
@@ -134,11 +137,12 @@ class ShiftedBinomialProfile:
         "Smallest epsilon (bisection, rounded up to tol) with delta(eps) <= delta; inf if delta is below the mass of infinite loss."
         delta = check_probability('delta', delta); ld = math.log(delta)
         tol = check_real('tol', tol, lo=0)          # below float resolution it is clamped by monotone_search
-        ok = lambda e: self.log_delta(e) <= ld
+        ok = lambda e: self.log_delta(e) <= ld and self.delta(e) <= delta   # the rounded-up value too
         if ok(0.0): return 0.0
         if self.method == 'cdf':   # the largest finite loss is at z = k (L falls in z), in either direction
             k = min(self.shift, self.m)
-            finite = [_log_ratio(self.m, q, k, k) + 4*_eta(self.m, q, k) for q in (self.p, 1 - self.p)] \
+            lo_ = math.log(self.p) - math.log1p(-self.p)
+            finite = [_log_ratio(self.m, s*lo_, k, k) + 4*_eta(self.m, s*lo_, k) for s in (1, -1)] \
                 if 0 < k <= self.m else []
         else: finite = [float(np.max(L[np.isfinite(L)], initial=0.0)) for L in self.L.values()]
         if not ok(max(finite + [0.0])): return math.inf   # beyond the largest finite loss only infinite-loss mass and the tail remain

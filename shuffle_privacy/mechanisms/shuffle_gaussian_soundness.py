@@ -65,7 +65,9 @@ def shuffle_gaussian_rdp_reverse(orders, # Rényi orders λ > 1 (need not be int
                                  sigma:float, # noise standard deviation (sensitivity 1)
                                 )->np.ndarray:
     """D_λ(M(D)‖M(D')) for D=(0,…,0), D'=(1,0,…,0): the reverse of Theorem 1 (the mixture in the denominator).
-    Numerical quadrature (accurate to about 1e-8 relative in ε for moderate orders); exact λ/(2σ²) for n=1."""
+    Numerical quadrature (accurate to about 1e-8 relative in ε for moderate orders); exact λ/(2σ²) for n=1.
+    Capped by λ/(2σ²): q ↦ q^(1-λ) is convex, so a mixture in the denominator is no worse than one Gaussian (Jensen);
+    the cap takes over at large σ, where the quadrature loses all accuracy, and the monotone envelope in λ follows."""
     o = check_array('orders', orders, lo=1, lo_open=True)
     n, sigma = check_int('n', n, lo=1), check_positive('sigma', sigma)
     shape = np.shape(orders); o = o.ravel()
@@ -86,6 +88,9 @@ def shuffle_gaussian_rdp_reverse(orders, # Rényi orders λ > 1 (need not be int
         hi = max(math.log(n) + (a + 1)/(n*sigma**2) + 12/math.sqrt(n*sigma**2) + 12, math.log(a + 1) + 40)
         log_excess = _adaptive_log_integral(logf, 1, -60.0, hi, m1=241, m2=401)[0] - special.gammaln(a)
         out[i] = np.logaddexp(0.0, log_excess)/a
+    out = np.where(np.isfinite(out) & (out >= 0), np.minimum(out, o/(2*sigma**2)), o/(2*sigma**2))
+    srt = np.argsort(o, kind='stable')                      # envelope: min over all orders >= λ (RDP rises in λ)
+    out[srt] = np.minimum.accumulate(out[srt][::-1])[::-1]
     return out.reshape(shape)
 
 # %% ../../nbs/11_shuffle_gaussian_soundness.ipynb #281b7725
