@@ -211,3 +211,14 @@ def test_explorer_page_shows_a_static_figure(server, browser):
     n = page.eval_on_selector_all('article img', 'els => els.filter(e => e.complete && e.naturalWidth > 0).length')
     page.close()
     assert n > 0, '40_iteration_figures.html has no loaded figure'
+
+def test_no_blemish_in_rendered_pages():
+    "The rendered pages carry no `__main__.` in signatures, no numpy reprs and no temporary paths (issue 13 item 3)."
+    _require()
+    import re
+    bad = {}
+    for f in sorted(SITE.glob('*.html')):
+        txt = re.sub(r'<[^>]+>', '', f.read_text(encoding='utf-8', errors='replace'))   # the text, as the reader sees it
+        hits = [m.group(0) for m in re.finditer(r'__main__\.\w+|np\.float64\(|/tmp/[\w./-]+', txt)]
+        if hits: bad[f.name] = sorted(set(hits))[:5]
+    assert not bad, f'blemishes on rendered pages: {bad}'

@@ -356,8 +356,13 @@ def _clean_outputs(outs, state:dict):
                 res += _widget_outputs(view['model_id'], state); continue
             if not d: continue
         if o.get('output_type') == 'stream': o['text'] = _carriage_returns(''.join(o.get('text', '')))
+        if d is not None:   # show_doc re-runs the cells in a fresh shell, so classes defined there read `__main__.X`
+            for k in ('text/markdown', 'text/html', 'text/plain'):
+                if k in d: d[k] = _MAIN.sub('', d[k] if isinstance(d[k], str) else ''.join(d[k]))
         res.append(o)
     return _merge_streams(res)
+
+_MAIN = re.compile(r'\b__main__\.')
 
 def _carriage_returns(t:str)->str:
     "What a terminal shows: on each line only the text after the last carriage return (text progress bars)."
