@@ -185,47 +185,49 @@ def copy_committed(nbs):
 # 2. nbdev's documentation processors
 
 def _filters():
-    "nbdev's `FilterDefaults`, with one change: the show_doc cells of a cell defining several symbols come in source order."
-    from nbdev import processors as P
-    class add_show_docs_in_order(P.add_show_docs):
-        "nbdev's `add_show_docs`, inserting the docs of a multi-definition cell in source order (nbdev reverses them)"
-        def begin(self):
-            nb = self.nb
-            exports = P.L(cell for cell in nb.cells if P._want_doc(cell))
-            trees = P.L(nb.cells).map(P.NbCell.parsed_).concat()
-            shown_docs = {P._get_nm(t) for t in P._show_docs(trees)}
-            for cell in reversed(exports):
-                if P.cell_lang(cell) != 'python': raise ValueError(f"{cell.metadata.language} can't export:\n{cell.source}")
-                for nm in reversed(P._def_names(cell, shown_docs)):
-                    new_cell = P.mk_cell(f'show_doc({nm})')
-                    new_cell.has_sd = True
-                    nb.cells.insert(cell.idx_+1, new_cell)
-            nb.has_docs_ = shown_docs or exports
-    class exec_show_docs_tolerant(P.exec_show_docs):
-        """nbdev's `exec_show_docs` re-runs only the import, export and show_doc cells in a fresh shell; a cell that mixes
-        imports with code using earlier cells then fails (nbdev warns about such cells). The outputs were already computed
-        by the real execution, so only a failing show_doc cell is fatal here; the others are reported."""
-        def __call__(self, cell):
-            try: return super().__call__(cell)
-            except Exception as e:
-                if P._is_showdoc(cell): raise
-                self.k.exc = None          # else the next cell, even one not re-run, re-raises it
-                name = Path(str(self.nb.get('path_', '?'))).name
-                print(f'  warning: {name} cell {cell.idx_}: re-running it for show_doc failed ({type(e.__cause__ or e).__name__}: '
-                      f'{e.__cause__ or e}); put its imports in a cell of their own (nbdev-docs with Quarto would stop here)', flush=True)
-    swap = {P.add_show_docs: add_show_docs_in_order, P.exec_show_docs: exec_show_docs_tolerant}
-    class Filters(P.FilterDefaults):
-        def base_procs(self): return [swap.get(p, p) for p in super().base_procs()]
+    """nbdev's documented `FilterDefaults` (the processors `nbdev-docs` runs), with one `nbdev.process.Processor` of our
+    own added to its list (overriding `base_procs`, the documented way); no nbdev processor is subclassed."""
+    from nbdev.processors import FilterDefaults
+    from nbdev.process import Processor
+    class show_docs_in_source_order(Processor):
+        "nbdev adds the show_doc cells of a cell defining several symbols in reverse order: put them in source order."
+        def end(self):
+            cells, i = self.nb.cells, 0
+            while i < len(cells):
+                j = i + 1
+                while j < len(cells) and _SHOW_DOC.match(getattr(cells[j], 'source', '') or ''): j += 1
+                if j - i > 2:                       # a definition cell followed by several show_doc cells
+                    src = cells[i].source or ''
+                    def pos(c):
+                        nm = _SHOW_DOC.match(c.source).group(1).split('.')[-1]
+                        m = re.search(rf'^(?:\s*(?:async\s+)?def|\s*class)\s+{re.escape(nm)}\b|^{re.escape(nm)}\s*=', src, re.M)
+                        return m.start() if m else len(src)
+                    cells[i + 1:j] = sorted(cells[i + 1:j], key=pos)
+                i = j
+    class Filters(FilterDefaults):
+        def base_procs(self):   # right after nbdev's add_show_docs, while the definition cells are still there
+            procs = list(super().base_procs())
+            k = next(i for i, p in enumerate(procs) if p.__name__ == 'add_show_docs')
+            return procs[:k + 1] + [show_docs_in_source_order] + procs[k + 1:]
     return Filters
 
+_SHOW_DOC = re.compile(r'show_doc\(([\w.]+)\)')
+
 def _process_one(args):
+    "nbdev's documentation processors on one executed notebook, as `nbdev-docs` runs them (in a worker process)."
     src, dst = args
     os.chdir(ROOT)                               # nbdev's get_config() looks for pyproject.toml from the cwd
-    import nbdev.serve_drv, warnings
-    # nbdev warns (with the whole cell) about cells mixing imports and code; the ones that actually fail are reported
+    import warnings
+    from fastcore.nbio import read_nb, write_nb
+    # nbdev warns (with the whole cell) about cells mixing imports and code; a failing one stops the build below
     warnings.filterwarnings('ignore', message='Found cells containing imports and other code')
-    try: nbdev.serve_drv.main((Path(src), Path(dst), _filters()))
+    os.environ['IN_TEST'] = '1'                  # as nbdev-docs: show_doc re-runs cells at test size
+    try:
+        nb = read_nb(src)
+        _filters()()(nb)                         # FilterDefaults.__call__: nb_proc(nb).process()
+        write_nb(nb, dst)
     except Exception as e: return f'{Path(src).name}: {type(e).__name__}: {e}'
+    finally: os.environ.pop('IN_TEST', None)
 
 def process_all(srcs, dst_dir:Path, workers:int):
     "Run nbdev's `FilterDefaults` processors (as `nbdev-docs`/`nbdev-proc-nbs` do) on each notebook."
