@@ -23,6 +23,7 @@ from shuffle_privacy.mechanisms.iteration import (
     OnlineLaplacePNSGDEvent)
 from .mechanisms.blogs_repaired import RepairedBlogsStepEvent
 from .mechanisms.p1d_accounting import P1DEvent, PVECEvent
+import shuffle_privacy.mechanisms.shuffle_gaussian_pld   # registers the certified PLD of ShuffleGaussianEvent
 
 # %% ../nbs/09_api.ipynb #256f0d56
 _all_ = ['Event', 'ProfileEvent', 'UnsupportedEventError', 'rdp_of', 'rdp_from_integer_orders', 'RdpAccountant',

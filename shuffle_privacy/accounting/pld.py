@@ -17,6 +17,15 @@ from ..core import check_int, check_positive, check_probability, check_nonnegati
 from .events import UnsupportedEventError, ProfileEvent
 
 # %% ../../nbs/05_pld_accountant.ipynb #57d10188
+import contextlib, warnings
+
+@contextlib.contextmanager
+def _quiet_overflow():
+    "dp_accounting's truncation bounds overflow to inf on fine grids (harmless: an inf bound is never the one used)."
+    with warnings.catch_warnings():
+        warnings.filterwarnings('ignore', 'overflow encountered', RuntimeWarning)
+        yield
+
 class PldPair(NamedTuple):
     "A pessimistic PLD (its δ is an upper bound) and an optimistic PLD (a lower bound) of one mechanism."
     upper: _pld.PrivacyLossDistribution
@@ -24,11 +33,11 @@ class PldPair(NamedTuple):
 
     def compose(self, other:'PldPair')->'PldPair':
         "Both ends composed with another pair's."
-        return PldPair(self.upper.compose(other.upper), self.lower.compose(other.lower))
+        with _quiet_overflow(): return PldPair(self.upper.compose(other.upper), self.lower.compose(other.lower))
 
     def self_compose(self, count:int)->'PldPair':
         "Both ends composed `count` times with themselves."
-        return PldPair(self.upper.self_compose(count), self.lower.self_compose(count))
+        with _quiet_overflow(): return PldPair(self.upper.self_compose(count), self.lower.self_compose(count))
 
     def delta_bounds(self, epsilon:float)->tuple:
         "(lower, upper) on δ(ε)."
