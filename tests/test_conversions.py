@@ -381,9 +381,9 @@ def test_advanced_composition_formulas():
     ce, cd = cjmp_composition(eps, [1e-7]*4, 1e-6)
     assert rel(ce, 2*math.sqrt(math.log(1e6)*np.sum(eps**2)) + np.sum(eps*np.expm1(eps))) <= 1e-14
     assert ce > he and rel(cd, hd) <= 1e-14
-    be, bd = basic_composition(eps, 1e-7, k=3)
+    be, bd = basic_composition(eps, 1e-7, count=3)
     assert rel(be, 3*eps.sum()) <= 1e-14 and rel(bd, 12e-7) <= 1e-14
-    assert basic_composition(1.0, 0.5, k=3)[1] == 1.0
+    assert basic_composition(1.0, 0.5, count=3)[1] == 1.0
 
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.floats(0, 2), min_size=1, max_size=30), st.floats(1e-12, 0.5), st.floats(0, 2))
@@ -399,7 +399,7 @@ def test_composition_monotone(eps, dp, extra):
 
 def test_bad_inputs_rest():
     bad = [
-        (lambda: gdp_compose(0.0), 'mu'), (lambda: gdp_compose(1.0, 0), 'k'), (lambda: gdp_compose([]), 'mu'),
+        (lambda: gdp_compose(0.0), 'mu'), (lambda: gdp_compose(1.0, 0), 'count'), (lambda: gdp_compose([]), 'mu'),
         (lambda: dp_tradeoff(-1.0, 0.1, 0.5), 'eps'), (lambda: dp_tradeoff(1.0, 1.1, 0.5), 'delta'),
         (lambda: dp_tradeoff(1.0, 0.1, -0.1), 'alpha'), (lambda: gdp_tradeoff(0.0, 0.5), 'mu'),
         (lambda: gdp_tradeoff(1.0, [0.5, 2.0]), 'alpha'),
@@ -407,17 +407,17 @@ def test_bad_inputs_rest():
         (lambda: paper001_dp_to_rdp(1.0, 0.0, 2.0), 'delta'), (lambda: paper001_dp_to_rdp(1.0, 0.5, 0.5), 'orders'),
         (lambda: basic_composition(-1.0, 0.0), 'eps'), (lambda: basic_composition(1.0, 2.0), 'delta'),
         (lambda: basic_composition([1.0, 2.0], [0.0, 0.0, 0.0]), 'mismatched'),
-        (lambda: basic_composition(1.0, 0.0, k=0), 'k'),
-        (lambda: advanced_composition(1.0, 0.0, 10, 1.0), 'delta_prime'), (lambda: advanced_composition(1.0, 0.0, 1.5, 0.1), 'k'),
+        (lambda: basic_composition(1.0, 0.0, count=0), 'count'),
+        (lambda: advanced_composition(1.0, 0.0, 10, 1.0), 'delta_prime'), (lambda: advanced_composition(1.0, 0.0, 1.5, 0.1), 'count'),
         (lambda: advanced_composition(float('nan'), 0.0, 10, 0.1), 'eps'),
         (lambda: heterogeneous_advanced_composition([0.1, -0.1], 0.0, 0.1), 'eps'),
         (lambda: heterogeneous_advanced_composition([0.1], 0.0, 0.0), 'delta_prime'),
         (lambda: cjmp_composition([0.1], 0.0, 1.0), 'gamma'), (lambda: cjmp_composition([0.1], -1e-3, 0.5), 'delta'),
-        (lambda: optimal_composition_delta(1.0, 0.0, 0, 1.0), 'k'), (lambda: optimal_composition_delta(1.0, 0.0, 2, -1.0), 'eps_total'),
+        (lambda: optimal_composition_delta(1.0, 0.0, 0, 1.0), 'count'), (lambda: optimal_composition_delta(1.0, 0.0, 2, -1.0), 'eps_total'),
         (lambda: optimal_composition_delta(-1.0, 0.0, 2, 1.0), 'eps'), (lambda: optimal_composition_delta(1.0, 1.5, 2, 1.0), 'delta'),
         (lambda: optimal_composition_epsilon(1.0, 0.0, 2, 1.0), 'delta_total'),
-        (lambda: optimal_composition_epsilon(1.0, 0.0, -2, 0.5), 'k'),
-        (lambda: composed_dp_tradeoff(1.0, 0.0, 0, 0.5), 'k'), (lambda: composed_dp_tradeoff(1.0, 0.0, 2, 1.5), 'alpha'),
+        (lambda: optimal_composition_epsilon(1.0, 0.0, -2, 0.5), 'count'),
+        (lambda: composed_dp_tradeoff(1.0, 0.0, 0, 0.5), 'count'), (lambda: composed_dp_tradeoff(1.0, 0.0, 2, 1.5), 'alpha'),
         (lambda: composed_dp_tradeoff(-1.0, 0.0, 2, 0.5), 'eps'), (lambda: composed_dp_tradeoff(1.0, -0.1, 2, 0.5), 'delta'),
     ]
     for f, name in bad:

@@ -293,11 +293,11 @@ def _up(x, n=1):
     return x*(1 + 4*n*_ULP)
 
 def gdp_compose(mu, # μ > 0, or an array of μ_i > 0 for a heterogeneous composition
-                k:int=1, # number of times the whole list is repeated
+                count:int=1, # number of times the whole list is repeated (k in the papers)
                )->float: # μ of the composition
     "μ of the k-fold composition of μ_i-GDP mechanisms, sqrt(k Σ μ_i²) (Dong, Roth and Su, Cor. 3.3), rounded up."
     m = np.atleast_1d(check_array('mu', mu, lo=0, lo_open=True))
-    k = check_int('k', k, lo=1)
+    k = check_int('count', count, lo=1)
     top = m.max()
     return float(_up(top*math.sqrt(k*float(np.sum((m/top)**2))), 4 + math.ceil(math.log2(len(m)))))  # pairwise sum
 
@@ -366,22 +366,22 @@ def _eps_delta_arrays(eps, delta):
 
 def basic_composition(eps, # ε_j >= 0 (scalar or 1-d array)
                       delta, # δ_j in [0, 1] (scalar or 1-d array)
-                      k:int=1, # number of times the whole list is repeated
+                      count:int=1, # number of times the whole list is repeated (k in the papers)
                      )->tuple: # (ε_total, δ_total)
     "Basic composition (Σ ε_j, Σ δ_j), k times over (Dwork and Roth 2014, Thm 3.16); δ_total capped at 1."
     e, d = _eps_delta_arrays(eps, delta)
-    k = check_int('k', k, lo=1)
+    k = check_int('count', count, lo=1)
     n = 4 + math.ceil(math.log2(len(e)))
     return float(_up(k*np.sum(e), n)), float(min(1.0, _up(k*np.sum(d), n)))
 
 def advanced_composition(eps:float, # per-mechanism ε >= 0
                          delta:float, # per-mechanism δ in [0, 1]
-                         k:int, # number of mechanisms composed
+                         count:int, # number of mechanisms composed (k in the papers)
                          delta_prime:float, # the extra δ′ in (0, 1)
                         )->tuple: # (ε′, kδ + δ′)
     "Advanced composition ε′ = sqrt(2k log(1/δ′)) ε + kε(e^ε - 1), δ = kδ + δ′ (Dwork, Rothblum and Vadhan 2010)."
     eps, delta = check_nonnegative('eps', eps), check_probability('delta', delta, closed=True)
-    k, dp = check_int('k', k, lo=1), check_probability('delta_prime', delta_prime)
+    k, dp = check_int('count', count, lo=1), check_probability('delta_prime', delta_prime)
     # -log(δ′), not log(1/δ′): 1/δ′ overflows for a subnormal δ′; e^ε - 1 beyond 709 exceeds the float range
     e = math.sqrt(-2*k*math.log(dp))*eps + (k*eps*math.expm1(eps) if eps < 709 else math.inf)
     return float(_up(e, 6)), float(min(1.0, _up(k*delta + dp, 2)))
@@ -449,22 +449,22 @@ def _kov_delta(eps, delta, k, eps_g):
 
 def optimal_composition_delta(eps:float, # per-mechanism ε >= 0
                               delta:float, # per-mechanism δ in [0, 1]
-                              k:int, # number of mechanisms composed
+                              count:int, # number of mechanisms composed (k in the papers)
                               eps_total:float, # ε_g >= 0 of the composition
                              )->float: # the exact optimal δ_total, rounded up
     "Smallest δ such that every k-fold composition of (ε, δ)-DP mechanisms is (ε_total, δ)-DP (Kairouz, Oh, Viswanath 2015)."
     eps, delta = check_nonnegative('eps', eps), check_probability('delta', delta, closed=True)
-    k, eg = check_int('k', k, lo=1), check_nonnegative('eps_total', eps_total)
+    k, eg = check_int('count', count, lo=1), check_nonnegative('eps_total', eps_total)
     return _kov_delta(eps, delta, k, eg)
 
 def optimal_composition_epsilon(eps:float, # per-mechanism ε >= 0
                                 delta:float, # per-mechanism δ in [0, 1]
-                                k:int, # number of mechanisms composed
+                                count:int, # number of mechanisms composed (k in the papers)
                                 delta_total:float, # target δ in (0, 1)
                                )->float: # smallest certified ε_total (`inf` if δ_total < 1-(1-δ)^k)
     "Smallest ε_total with optimal_composition_delta(...) <= δ_total (Kairouz, Oh, Viswanath 2015, Thm 3.3), rounded up."
     eps, delta = check_nonnegative('eps', eps), check_probability('delta', delta, closed=True)
-    k, dt = check_int('k', k, lo=1), check_probability('delta_total', delta_total)
+    k, dt = check_int('count', count, lo=1), check_probability('delta_total', delta_total)
     cert = lambda e: _kov_delta(eps, delta, k, e) - dt
     if cert(k*eps) > 0: return math.inf          # even ε_total = kε leaves 1-(1-δ)^k > δ_total
     if cert(0.0) <= 0: return 0.0
@@ -475,12 +475,12 @@ def optimal_composition_epsilon(eps:float, # per-mechanism ε >= 0
 # %% ../../nbs/01_conversions.ipynb #7905e20b
 def composed_dp_tradeoff(eps:float, # per-mechanism ε >= 0
                          delta:float, # per-mechanism δ in [0, 1]
-                         k:int, # number of compositions
+                         count:int, # number of compositions (k in the papers)
                          alpha, # type I error(s) in [0, 1]
                         ): # f_{ε,δ}^{⊗k}(α)
     "Exact trade-off function f_{ε,δ}^{⊗k} of the k-fold composition of (ε, δ)-DP (Dong, Roth and Su, Thm 3.2; KOV 2015)."
     eps, delta = check_nonnegative('eps', eps), check_probability('delta', delta, closed=True)
-    k = check_int('k', k, lo=1)
+    k = check_int('count', count, lo=1)
     a = check_array('alpha', alpha, lo=0, hi=1)
     va, vb = _composed_vertices(eps, delta, k)
     out = np.interp(a, va, vb)
