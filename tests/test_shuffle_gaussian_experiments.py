@@ -70,8 +70,8 @@ def test_load_mnist_reads_idx(tmp_path):
 def test_trainer_is_reproducible_and_learns_without_noise():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(400, 5)); y = (X[:, 0] > 0).astype(int)
-    a1 = train_shuffled_checkin(X, y, X, y, gamma=0.5, sigma=0.0, rounds=50, lr=1.0, eval_every=50, rng=1)
-    a2 = train_shuffled_checkin(X, y, X, y, gamma=0.5, sigma=0.0, rounds=50, lr=1.0, eval_every=50, rng=1)
+    a1 = train_shuffled_checkin(X, y, X, y, probability=0.5, sigma=0.0, rounds=50, lr=1.0, eval_every=50, rng=1)
+    a2 = train_shuffled_checkin(X, y, X, y, probability=0.5, sigma=0.0, rounds=50, lr=1.0, eval_every=50, rng=1)
     assert a1[1][-1] == a2[1][-1] and a1[1][-1] > 0.9
 
 # ---- the two baselines of Figure 1b ([39], reconstructed) ----
@@ -137,8 +137,8 @@ def test_generic_ordering_and_monotonicity_at_paper_scale():
 
 @pytest.mark.parametrize('call,msg', [
     (lambda: checkin_min_participants(0, 0.1, 1e-3), 'n must be an integer in [1, inf)'),
-    (lambda: checkin_min_participants(10, 1.5, 1e-3), 'gamma must be in [0, 1]'),
-    (lambda: checkin_min_participants(10, 0.0, 1e-3), 'gamma must be in (0, 1]'),
+    (lambda: checkin_min_participants(10, 1.5, 1e-3), 'probability must be in [0, 1]'),
+    (lambda: checkin_min_participants(10, 0.0, 1e-3), 'probability must be in (0, 1]'),
     (lambda: checkin_min_participants(10, 0.1, 1.0), 'beta must be in (0, 1)'),
     (lambda: checkin_clones_round(100, 0.1, -1.0, 1e-3), 'sigma must be in (0, inf)'),
     (lambda: checkin_clones_round(100, 0.1, 1.0, 0.0), 'delta must be in (0, 1)'),

@@ -88,7 +88,7 @@ def load_mnist(path:str, # directory holding the four MNIST IDX files (optionall
 
 # %% ../../nbs/41_table1.ipynb #9fc50ec0
 def train_shuffled_checkin(x_train, y_train, x_test, y_test, # data; each training row is one user
-                           gamma:float=0.1, # check-in probability per round
+                           probability:float=0.1, # check-in probability per round (γ in the paper)
                            sigma:float=5.0, # per-user noise multiplier (noise std = C·σ)
                            clip:float=1.0, # clipping norm C
                            rounds:int=300, # number of rounds
@@ -97,6 +97,8 @@ def train_shuffled_checkin(x_train, y_train, x_test, y_test, # data; each traini
                            rng=None, # numpy Generator or seed
                           )->tuple:
     "Softmax regression trained by shuffled check-in with local Gaussian noise; returns (rounds evaluated, test accuracies)."
+    gamma = check_probability('probability', probability, closed=True)   # γ in the paper
+    if gamma == 0: raise ValueError('probability must be in (0, 1]; got 0')
     rng = as_rng(rng)
     n, d = x_train.shape; K = int(max(y_train.max(), y_test.max())) + 1
     X = np.c_[x_train, np.ones(n)]; Xt = np.c_[x_test, np.ones(len(x_test))]
@@ -117,13 +119,13 @@ def train_shuffled_checkin(x_train, y_train, x_test, y_test, # data; each traini
 
 # %% ../../nbs/41_table1.ipynb #c7a5f2ad
 def checkin_min_participants(n:int, # number of users, >= 1
-                             gamma:float, # check-in probability in (0, 1]
+                             probability:float, # check-in probability γ in (0, 1]
                              beta:float, # allowed probability of fewer participants, in (0, 1)
                             )->tuple: # (m, Pr[K < m]) with Pr[K < m] <= beta
     "Largest m with Pr[K < m] <= β for K = 1 + Binomial(n-1, γ): the participants when the target user checks in."
     n, beta = check_int('n', n, lo=1), check_probability('beta', beta)
-    gamma = check_probability('gamma', gamma, closed=True)
-    if gamma == 0: raise ValueError('gamma must be in (0, 1]; got 0')
+    gamma = check_probability('probability', probability, closed=True)
+    if gamma == 0: raise ValueError('probability must be in (0, 1]; got 0')
     B = stats.binom(n - 1, gamma)
     m = int(B.ppf(beta)) + 1                 # Pr[K < m] = Pr[Bin <= m-2] = cdf(m-2)
     while m > 1 and B.cdf(m - 2) > beta: m -= 1   # guard against rounding in ppf
@@ -132,7 +134,7 @@ def checkin_min_participants(n:int, # number of users, >= 1
 
 # %% ../../nbs/41_table1.ipynb #82f2aaa9
 def checkin_clones_round(n:int, # number of users
-                         gamma:float, # check-in probability in (0, 1]
+                         probability:float, # check-in probability γ in (0, 1]
                          sigma:float, # per-user Gaussian noise (multiples of the clipping norm)
                          delta:float, # per-round δ in (0, 1): binomial tail + clones δ, times γ
                          sensitivity:float=2.0, # ℓ2 sensitivity of the local randomizer (2: replacement in the unit ball)
@@ -142,8 +144,8 @@ def checkin_clones_round(n:int, # number of users
                         )->tuple: # (ε, δ) of one round; ε = inf where the clones theorem does not apply
     "One round of shuffled check-in as (ε, δ)-DP, replacement neighbours: clones bound at the m users present w.p. >= 1-β."
     n, sigma, delta = check_int('n', n, lo=1), check_positive('sigma', sigma), check_probability('delta', delta)
-    gamma = check_probability('gamma', gamma, closed=True)
-    if gamma == 0: raise ValueError('gamma must be in (0, 1]; got 0')
+    gamma = check_probability('probability', probability, closed=True)
+    if gamma == 0: raise ValueError('probability must be in (0, 1]; got 0')
     budget = min(delta/gamma, 0.5)                       # δ_m + β, split half and half (β rounded down by the tail)
     m, beta = checkin_min_participants(n, gamma, budget/2)
     eps = clones_gaussian_epsilon(m, sigma, budget - beta, 1, sensitivity, calibration, grid)
@@ -156,7 +158,7 @@ def _delta_splits(rounds, delta_total, n_split):
     return [d for d in np.geomspace(delta_total*1e-6, delta_total/2, n_split) if d*rounds < delta_total]
 
 def baseline_checkin_epsilon(n:int, # number of users
-                             gamma:float, # check-in probability in (0, 1]
+                             probability:float, # check-in probability γ in (0, 1]
                              sigma:float, # per-user noise multiplier
                              count, # number(s) of composed rounds T >= 1 (int or 1-d array)
                              delta_total:float, # final δ in (0, 1)
@@ -167,6 +169,8 @@ def baseline_checkin_epsilon(n:int, # number of users
                              grid:int=200, # δ0 values scanned by the clones bound
                             )->np.ndarray: # ε after each T (inf where the clones theorem does not apply)
     "'Baseline' of Fig. 1b: per-round clones (ε, δ) under check-in (`checkin_clones_round`), composed by the better of KOV and advanced."
+    gamma = check_probability('probability', probability, closed=True)   # γ in the paper
+    if gamma == 0: raise ValueError('probability must be in (0, 1]; got 0')
     Ts = np.atleast_1d(check_array('count', count, lo=1, integer=True)).astype(int)
     dt, n_split = check_probability('delta_total', delta_total), check_int('n_split', n_split, lo=1)
     out = np.full(len(Ts), np.inf)
@@ -184,7 +188,7 @@ def _round_cache(*args):
 
 # %% ../../nbs/41_table1.ipynb #0bb3f687
 def generic_checkin_epsilon(n:int, # number of users
-                            gamma:float, # check-in probability in (0, 1]
+                            probability:float, # check-in probability γ in (0, 1]
                             sigma:float, # per-user noise multiplier
                             count, # number(s) of composed rounds T >= 1 (int or 1-d array)
                             delta_total:float, # final δ in (0, 1)
@@ -195,6 +199,8 @@ def generic_checkin_epsilon(n:int, # number of users
                             grid:int=200, # δ0 values scanned by the clones bound
                            )->np.ndarray: # ε after each T (inf where the clones theorem does not apply)
     "'Generic bound' of Fig. 1b, sound version: δ split off the clones bound, pure part in RDP, check-in by Theorem 2, composed, converted."
+    gamma = check_probability('probability', probability, closed=True)   # γ in the paper
+    if gamma == 0: raise ValueError('probability must be in (0, 1]; got 0')
     Ts = np.atleast_1d(check_array('count', count, lo=1, integer=True)).astype(int)
     dt, n_split = check_probability('delta_total', delta_total), check_int('n_split', n_split, lo=1)
     o = np.arange(2, check_int('max_order', max_order, lo=2) + 1)
