@@ -150,3 +150,62 @@ def test_audit_joint_confidence():
     assert epsilon_lower_bound(1000, 0, 1000, joint_confidence=0.95) == pytest.approx(5.604, abs=1e-3)
     r = audit(lambda g: 1, lambda g: 0, lambda o: o == 1, trials=200, rng=0, joint_confidence=0.95)
     assert r.joint_confidence == pytest.approx(0.95) and '95.00%' in repr(r)
+
+# --- domains declared for shuffle_privacy.mechanisms.iteration (tests/domains/d_iteration.py) ---
+
+def test_delta_star_large_eps_no_overflow():
+    "math.exp(eps/2) overflowed (OverflowError) for eps > ~1420; delta* = 1/c there, c = C1 e^{eps/2}."
+    from shuffle_privacy.mechanisms.iteration import laplace_delta_star, gaussian_delta_star
+    assert gaussian_delta_star(1e-300, 1e4) == 0.0 and laplace_delta_star(1e-300, 1e4) == 0.0
+    assert laplace_delta_star(1e-300, 1400.0) == pytest.approx(math.exp(-(math.log(1e-300) + 700)), rel=1e-12)
+    assert gaussian_delta_star(1e300, 0.0) == pytest.approx(0.5e-300, rel=1e-12)
+
+def test_shuffled_delta_mc_huge_n_refused_and_rng_checked():
+    "rng.permutation(n) per draw asked for 7 TiB at n = 1e12 (MemoryError); rng='x' raised TypeError."
+    from shuffle_privacy.core import ResourceLimitError
+    from shuffle_privacy.mechanisms.iteration import shuffled_delta_mc
+    with pytest.raises(ResourceLimitError, match='instead'): shuffled_delta_mc(0.5, 0.5, 10**12, n_perm=2)
+    with pytest.raises(ValueError, match='rng'): shuffled_delta_mc(0.5, 0.5, 3, rng='x')
+
+def test_lambertw_exp_rejects_nan():
+    from shuffle_privacy.mechanisms.iteration import lambertw_exp
+    with pytest.raises(ValueError, match='y'): lambertw_exp(math.nan)
+    with pytest.raises(ValueError, match='y'): lambertw_exp([0.0, math.nan])
+    assert lambertw_exp(-math.inf) == 0.0 and lambertw_exp(math.inf) == math.inf
+
+def test_online_delta_limit_huge_eps_no_overflow():
+    "The tail integrand e^{log(1-B) - log tau} overflowed (OverflowError) when e^{eps/2} C1 passes e^709."
+    from shuffle_privacy.mechanisms.iteration import online_gaussian_delta, online_laplace_delta
+    kw = dict(i=1, eps=1e4, L=1e-10, alpha=1.001, C1=1e-20, C2=1.0, beta=1e-50, rho=0.0, eta=2e50)
+    lo, up = online_gaussian_delta(diameter=1e-20, **kw)
+    assert 0 <= lo <= up <= 1
+    lo, up = online_laplace_delta(a=0.0, b=1e-20, **kw)
+    assert 0 <= lo <= up <= 1
+
+@pytest.mark.xfail(strict=True, reason='still pending: quad on the near-singular tail integrand (see d_pending.py)')
+def test_online_laplace_delta_limit_large_C1_in_unit_interval():
+    "The certified limit interval came out as (1.58, 1.0): quad returned a positive integral of log B <= 0."
+    from shuffle_privacy.mechanisms.iteration import online_laplace_delta
+    lo, up = online_laplace_delta(0.0, i=1, L=1e-10, eta=2e50, alpha=10.0, C1=1e20, C2=math.e, a=0.0, b=1e-20,
+                                  beta=1e-50, rho=0.0)
+    assert 0 <= lo <= up <= 1
+
+# --- domains declared for shuffle_privacy.core (tests/domains/d_core.py) ---
+
+@pytest.mark.parametrize('f, kw', [('log1mexp', dict(x=math.nan)), ('log_expm1', dict(x=math.nan)),
+                                   ('norm_sf', dict(x=math.nan)), ('norm_cdf', dict(x=[0.0, math.nan])),
+                                   ('log_norm_sf', dict(x=math.nan)), ('log_norm_cdf', dict(x=math.nan)),
+                                   ('logdiffexp', dict(a=0.0, b=math.nan)), ('logdiffexp', dict(a=math.inf, b=math.inf)),
+                                   ('logsumexp', dict(a=[0.0, math.nan])), ('logsumexp', dict(a=[0.0], b=[math.nan])),
+                                   ('log_norm_sf_diff', dict(a=0.0, b=1.0, c=math.nan))])
+def test_core_log_space_helpers_reject_nan(f, kw):
+    "These returned NaN for a NaN input (their range checks were `any(x > 0)`-style, which NaN passes)."
+    import shuffle_privacy.core as core
+    with pytest.raises(ValueError):
+        getattr(core, f)(**kw)
+
+def test_logsumexp_zero_weight_drops_the_term():
+    "a = +inf with weight 0 gave inf + log 0 = NaN; a zero weight now removes the term."
+    from shuffle_privacy.core import logsumexp
+    assert logsumexp([math.inf], b=[0.0]) == -math.inf
+    assert logsumexp([math.inf, 0.0], b=[0.0, 1.0]) == 0.0
