@@ -44,6 +44,7 @@ def _monotone_ok(r, kw):
 def _expand_bracket():
     def build(t):
         lo_limit, start, th, hi_limit = sorted(t[0])
+        if t[1]: hi_limit = float(math.ceil(hi_limit))    # integer points: one of them, ceil(th), must be <= hi_limit
         return dict(pred=(lambda x, th=th: x >= th), start=start, lo_limit=lo_limit, hi_limit=hi_limit,
                     integer=t[1], factor=t[2])
     return st.tuples(st.lists(log_uniform(1e-100, 1e100), min_size=4, max_size=4), st.booleans(),

@@ -11,22 +11,7 @@ PENDING = [
     'shuffle_privacy.algorithms.pnsgd.online_gaussian_sigmas',
     'shuffle_privacy.algorithms.pnsgd.pnsgd',
     'shuffle_privacy.algorithms.pnsgd.pnsgd_delta',
-    'shuffle_privacy.algorithms.sco.clip_rows',
-    'shuffle_privacy.algorithms.sco.make_problem',
     'shuffle_privacy.algorithms.sco.make_ridge_problem',
-    'shuffle_privacy.algorithms.sco.pagd',
-    'shuffle_privacy.algorithms.sco.pagd_batch',
-    'shuffle_privacy.algorithms.sco.pan_private_acsa',
-    'shuffle_privacy.algorithms.sco.pgd',
-    'shuffle_privacy.algorithms.sco.pgd_privacy',
-    'shuffle_privacy.algorithms.sco.pgd_round_budget',
-    'shuffle_privacy.algorithms.sco.pgd_rounds',
-    'shuffle_privacy.algorithms.sco.phased',
-    'shuffle_privacy.algorithms.sco.project_ball',
-    'shuffle_privacy.algorithms.sco.psgd',
-    'shuffle_privacy.algorithms.sco.psgd_batch',
-    'shuffle_privacy.algorithms.sco.smoothed_pagd',
-    'shuffle_privacy.algorithms.sco.smoothing_beta',
     # The limit n=None returns a wrong "certified" interval when C1 is large: scipy's quad on the tail integral
     # (integrand ~ s^(-alpha/(alpha-1)) up to a cut-off at tau ~ 1/(C1 C2)) returns a positive value for a negative
     # integrand, e.g. online_laplace_delta(0.0, i=1, L=1e-10, eta=2e50, alpha=10, C1=1e20, C2=e, a=0, b=1e-20,
@@ -34,14 +19,6 @@ PENDING = [
     # d_iteration.PENDING_DOMAINS; xfail regression in tests/test_contract_regressions.py.
     'shuffle_privacy.mechanisms.iteration.online_gaussian_delta',
     'shuffle_privacy.mechanisms.iteration.online_laplace_delta',
-    'shuffle_privacy.mechanisms.schedules.calibrate_gaussian_sigma',
-    'shuffle_privacy.mechanisms.schedules.calibrate_laplace_scale',
-    'shuffle_privacy.mechanisms.schedules.delta_star_c_closed_form',
-    'shuffle_privacy.mechanisms.schedules.fit_rate',
-    'shuffle_privacy.mechanisms.schedules.gaussian_schedule_C1',
-    'shuffle_privacy.mechanisms.schedules.laplace_online_log_integral',
-    'shuffle_privacy.mechanisms.schedules.laplace_schedule_C1',
-    'shuffle_privacy.mechanisms.schedules.shuffled_epsilon',
     # calibrates C1 by bisection up to 1e300 through online_*_delta's limit, which is wrong at large C1 (above)
     'shuffle_privacy.mechanisms.schedules.online_schedule_C1',
 ]
