@@ -288,3 +288,25 @@ def test_make_problem_validates_n_eval_and_seed():
     from shuffle_privacy.algorithms.sco import make_problem
     with pytest.raises(ValueError, match='n_eval'): make_problem('logistic', n_eval=0)
     with pytest.raises(ValueError, match='seed'): make_problem('logistic', seed=-1)
+
+# --- domains declared for shuffle_privacy.algorithms.pnsgd (tests/domains/d_pnsgd.py) ---
+
+def test_online_gaussian_sigmas_large_C1_and_memory():
+    "W(x) underflowed to 0 for x < 1e-308 (sigma = inf, though finite); n = 1e12 steps went to a MemoryError."
+    from shuffle_privacy.core import ResourceLimitError
+    from shuffle_privacy.algorithms.pnsgd import online_gaussian_sigmas
+    s = online_gaussian_sigmas(1, alpha=1.000001, C1=1e300, C2=0.0, eta=2e50, diameter=1e-20, beta=1e-50)
+    assert s[0] == pytest.approx(1e-20/(2*2e50)*math.sqrt(2*math.pi)*1e300, rel=1e-9)
+    with pytest.raises(ResourceLimitError, match='instead'):
+        online_gaussian_sigmas(10**12, alpha=2.0, C1=1.0, C2=1.0, eta=0.1, diameter=1.0, beta=1.0)
+
+def test_pnsgd_helpers_validate():
+    "lipschitz_constants/minimize_risk took NaN data silently; minimize_risk on X = 0 gave 0/0 = NaN; make_data drew"
+    " the data before rejecting a bad kind, and asked for n*d numbers however many."
+    from shuffle_privacy.core import ResourceLimitError
+    from shuffle_privacy.algorithms.pnsgd import lipschitz_constants, minimize_risk, make_data, SquaredLoss, Ball
+    with pytest.raises(ValueError, match='X'): lipschitz_constants(SquaredLoss(), [[math.nan]], [1.0], Ball())
+    with pytest.raises(ValueError, match='X'): minimize_risk(SquaredLoss(), [[math.nan]], [1.0], Ball())
+    np.testing.assert_array_equal(minimize_risk(SquaredLoss(), np.zeros((3, 2)), np.ones(3), Ball()), [0.0, 0.0])
+    with pytest.raises(ValueError, match='kind'): make_data('x', n=10**12)
+    with pytest.raises(ResourceLimitError, match='instead'): make_data('linear', n=10**12)

@@ -172,7 +172,7 @@ def make_problem(kind:str, # 'least_squares', 'logistic', 'absolute' or 'hinge'
 def make_ridge_problem(kind:str, lam:float, **kw)->Problem:
     "Problem with loss ell + lam ||theta||^2/2 (lam-strongly convex); optimum found numerically from the exact excess."
     from scipy import optimize
-    base = make_problem(kind, **kw); lam = check_positive('lam', lam)
+    lam = check_positive('lam', lam); base = make_problem(kind, **kw)   # validate before the work
     F = lambda th: base.excess(th) + 0.5*lam*float(th @ th)
     r = optimize.minimize(F, base.theta_star/(1 + lam), method='Nelder-Mead',
                           options=dict(xatol=1e-10, fatol=1e-14, maxiter=20000))

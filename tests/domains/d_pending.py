@@ -4,14 +4,6 @@ Each entry is a debt: move it to its module's `d_<module>.py` with a real `Domai
 `tests/test_contract.py::test_pending_list_only_shrinks` keeps this list from growing."""
 
 PENDING = [
-    'shuffle_privacy.algorithms.pnsgd.figure1',
-    'shuffle_privacy.algorithms.pnsgd.lipschitz_constants',
-    'shuffle_privacy.algorithms.pnsgd.make_data',
-    'shuffle_privacy.algorithms.pnsgd.minimize_risk',
-    'shuffle_privacy.algorithms.pnsgd.online_gaussian_sigmas',
-    'shuffle_privacy.algorithms.pnsgd.pnsgd',
-    'shuffle_privacy.algorithms.pnsgd.pnsgd_delta',
-    'shuffle_privacy.algorithms.sco.make_ridge_problem',
     # The limit n=None returns a wrong "certified" interval when C1 is large: scipy's quad on the tail integral
     # (integrand ~ s^(-alpha/(alpha-1)) up to a cut-off at tau ~ 1/(C1 C2)) returns a positive value for a negative
     # integrand, e.g. online_laplace_delta(0.0, i=1, L=1e-10, eta=2e50, alpha=10, C1=1e20, C2=e, a=0, b=1e-20,

@@ -84,6 +84,13 @@ DOMAINS = {
         kind='object', check=_problem_ok, max_examples=15,
         invalid=(dict(kind='x'), dict(kind='logistic', d=0), dict(kind='logistic', R=0.0),
                  dict(kind='logistic', n_eval=0), dict(kind='hinge', R=1.0), dict(kind='logistic', seed=-1))),
+    M + 'make_ridge_problem': Domain(
+        st.fixed_dictionaries(dict(kind=st.sampled_from(['least_squares', 'logistic', 'absolute', 'hinge']),
+                                   lam=log_uniform(1e-6, 1e6), d=ints(1, 3), R=log_uniform(1e-3, 1e3),
+                                   n_eval=ints(1, 300), seed=ints(0, 2**31))).filter(
+            lambda kw: kw['kind'] != 'hinge' or kw['R'] >= 1/0.9),
+        kind='object', check=_problem_ok, max_examples=8,
+        invalid=(dict(kind='logistic', lam=0.0), dict(kind='logistic', lam=-1.0), dict(kind='x', lam=1.0))),
 }
 
 EXEMPT = {
