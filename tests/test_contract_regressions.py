@@ -182,13 +182,17 @@ def test_online_delta_limit_huge_eps_no_overflow():
     lo, up = online_laplace_delta(a=0.0, b=1e-20, **kw)
     assert 0 <= lo <= up <= 1
 
-@pytest.mark.xfail(strict=True, reason='still pending: quad on the near-singular tail integrand (see d_pending.py)')
-def test_online_laplace_delta_limit_large_C1_in_unit_interval():
-    "The certified limit interval came out as (1.58, 1.0): quad returned a positive integral of log B <= 0."
-    from shuffle_privacy.mechanisms.iteration import online_laplace_delta
-    lo, up = online_laplace_delta(0.0, i=1, L=1e-10, eta=2e50, alpha=10.0, C1=1e20, C2=math.e, a=0.0, b=1e-20,
-                                  beta=1e-50, rho=0.0)
-    assert 0 <= lo <= up <= 1
+def test_online_delta_limit_large_C1_in_unit_interval():
+    "The certified limit interval came out as (1.58, 1.0): quad returned a positive integral of log B <= 0 (the tail"
+    " integrand grows like s^(-alpha/(alpha-1)) down to the saturation point); now split at decades of s."
+    from shuffle_privacy.mechanisms.iteration import online_laplace_delta, online_gaussian_delta
+    kw = dict(i=1, L=1e-10, eta=2e50, alpha=10.0, C1=1e20, C2=math.e, beta=1e-50, rho=0.0)
+    lo, up = online_laplace_delta(0.0, a=0.0, b=1e-20, **kw)
+    exact = online_laplace_delta(0.0, a=0.0, b=1e-20, n=10**4, **kw)     # the product falls with n: limit <= exact
+    assert 0 <= lo <= exact and lo <= up <= 1 and up/exact < 1.3
+    lo, up = online_gaussian_delta(0.0, diameter=1e-20, exact_terms=100, **kw)
+    exact = online_gaussian_delta(0.0, diameter=1e-20, n=10**4, **kw)
+    assert 0 <= lo <= exact and lo <= up <= 1
 
 # --- domains declared for shuffle_privacy.core (tests/domains/d_core.py) ---
 
@@ -310,3 +314,12 @@ def test_pnsgd_helpers_validate():
     np.testing.assert_array_equal(minimize_risk(SquaredLoss(), np.zeros((3, 2)), np.ones(3), Ball()), [0.0, 0.0])
     with pytest.raises(ValueError, match='kind'): make_data('x', n=10**12)
     with pytest.raises(ResourceLimitError, match='instead'): make_data('linear', n=10**12)
+
+def test_online_schedule_C1_reaches_a_reachable_target():
+    "The calibration through the online limit: the returned C1 meets the target (the limit was wrong at large C1)."
+    from shuffle_privacy.mechanisms.iteration import online_laplace_delta
+    from shuffle_privacy.mechanisms.schedules import online_schedule_C1
+    kw = dict(eps=1.0, i=10, L=1.0, eta=0.1, alpha=1.5, C2=1.0, a=0.0, b=1.0, beta=1.0, rho=0.5)
+    target = online_laplace_delta(C1=1.0, **kw)[1]
+    C1 = online_schedule_C1(target, noise='laplace', **kw)
+    assert C1 <= 1.0 + 1e-8 and online_laplace_delta(C1=C1, **kw)[1] <= target

@@ -537,9 +537,15 @@ def _online_integral(p, T):
         ratio = 1.0 if q < 1e-300 else math.log1p(-q)/(-q)
         return -ratio*math.exp(l1m - ltau)/(a_ - 1)
     S = T**(1 - a_)
-    try: val, err = integrate.quad(f, 0.0, S, epsabs=0.0, epsrel=1e-12, limit=400)
+    # Between S and the saturation point s* (tau* = 1/(C1 max(C2, 1))) the integrand grows like s^(-alpha/(alpha-1)):
+    # in one piece quad's extrapolation can return a positive value for this negative integrand. Break at decades.
+    ls_star = (a_ - 1)/a_*(-math.log(p['C1']) - math.log(max(p['C2'], 1.0)))
+    lo = max(min(ls_star, math.log(S)) - 40, -740)
+    points = np.exp(np.arange(math.log(S), lo, -math.log(10))[1:])
+    try: val, err = integrate.quad(f, 0.0, S, epsabs=0.0, epsrel=1e-12, limit=max(400, 4*len(points)),
+                                   points=points if len(points) else None)
     except OverflowError: return -math.inf, 0.0   # |log B|/tau > e^709 (e^{eps/2} C1 huge): B ~ 0, the product is 0
-    return val, err
+    return min(val, 0.0), err                     # the integral of log B <= 0
 
 def _online_delta(p, n, exact_terms):
     lA = _online_log_A(p)

@@ -145,14 +145,12 @@ def _interval_ok(r, kw):
         assert 0 <= lo <= up <= 1, r
 
 _OG = dict(eps=1.0, i=1, L=1.0, alpha=1.5, C1=1.0, C2=1.0, **_BETA)
-# Still pending (tests/domains/d_pending.py): the limit n=None is wrong at large C1, so these are not in DOMAINS yet.
-PENDING_DOMAINS = {}
-PENDING_DOMAINS[M + 'online_laplace_delta'] = Domain(
+DOMAINS[M + 'online_laplace_delta'] = Domain(
     _online('laplace'), kind='delta', check=_interval_ok, max_examples=10,
     nan_params=('eps', 'L', 'alpha', 'C1', 'C2', 'a', 'b'),
     invalid=(dict(_OG, a=0.0, b=1.0, alpha=1.0), dict(_OG, a=0.0, b=1.0, C2=0.0, C1=10.0),
              dict(_OG, a=0.0, b=1.0, i=5, n=3), dict(_OG, a=1.0, b=0.0)))
-PENDING_DOMAINS[M + 'online_gaussian_delta'] = Domain(
+DOMAINS[M + 'online_gaussian_delta'] = Domain(
     _online('gaussian'), kind='delta', check=_interval_ok, max_examples=10,
     nan_params=('eps', 'L', 'alpha', 'C1', 'C2', 'diameter'),
     invalid=(dict(_OG, diameter=1.0, alpha=0.5), dict(_OG, diameter=0.0), dict(_OG, diameter=1.0, i=0),

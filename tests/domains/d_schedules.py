@@ -98,3 +98,36 @@ DOMAINS = {
         <= kw['delta'] or (_ for _ in ()).throw(AssertionError(r)),
         invalid=(dict(delta=0.0, eps=1.0), dict(delta=0.5, eps=math.inf))),
 }
+
+
+def _online_C1():
+    "Targets that some C1 reaches: delta = the delta at a drawn C1_0 (delta falls as C1 grows), so C1 <= C1_0."
+    from shuffle_privacy.mechanisms.iteration import online_laplace_delta, online_gaussian_delta
+    def build(t):
+        sm, noise, i, eps, L, alpha, C2, C10, n, a, w = t
+        geo = dict(a=a, b=a + w) if noise == 'laplace' else dict(diameter=w)
+        kw = dict(sm, eps=eps, i=i, L=L, alpha=alpha, C2=C2, n=None if n is None else i + n, **geo)
+        f = online_laplace_delta if noise == 'laplace' else online_gaussian_delta
+        d0 = f(C1=C10, **kw)
+        d0 = d0[1] if n is None else d0
+        return dict(kw, delta=d0, noise=noise, _C10=C10)
+    return st.tuples(_smooth(), st.sampled_from(['laplace', 'gaussian']), ints(1, 100), _eps.filter(lambda e: e < 50),
+                     log_uniform(1e-6, 1e6), log_uniform(1.0 + 1e-2, 5.0), log_uniform(1.0, 1e6),  # Laplace: C2 >= 1
+                     log_uniform(1e-3, 1e6), st.one_of(st.none(), ints(0, 500)), st.floats(-1e3, 1e3),
+                     log_uniform(1e-6, 1e6)).map(build).filter(lambda kw: 1e-300 < kw['delta'] < 1).map(
+        lambda kw: {k: v for k, v in kw.items() if k != '_C10'})
+
+def _online_C1_ok(r, kw):
+    from shuffle_privacy.mechanisms.iteration import online_laplace_delta, online_gaussian_delta
+    f = online_laplace_delta if kw['noise'] == 'laplace' else online_gaussian_delta
+    k = {x: v for x, v in kw.items() if x not in ('delta', 'noise', 'rtol')}
+    d = f(C1=r, **k)
+    d = d[1] if kw['n'] is None else d
+    assert r > 0 and math.isfinite(r) and d <= kw['delta'], (r, d, kw['delta'])
+
+_ON = dict(eps=1.0, i=1, L=1.0, alpha=1.5, C2=1.0, a=0.0, b=1.0, **_GEO)
+DOMAINS[M + 'online_schedule_C1'] = Domain(
+    _online_C1(), kind='nonneg', check=_online_C1_ok, max_examples=5,
+    nan_params=('delta', 'eps', 'L', 'alpha', 'C2'),
+    invalid=(dict(_ON, delta=0.0, noise='laplace'), dict(_ON, delta=1e-6, noise='x'),
+             dict(_ON, delta=1e-6, noise='laplace', alpha=1.0), dict(_ON, delta=1e-6, noise='laplace', a=2.0)))
