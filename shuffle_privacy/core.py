@@ -125,7 +125,8 @@ def logsumexp(a, # array of log-values; `-inf` entries stand for zeros
     if b is not None:
         b = np.asarray(b, dtype=float)
         if not np.all(b >= 0): raise ValueError('b must be non-negative weights (no NaN)')
-        with np.errstate(divide='ignore', invalid='ignore'): a = np.where(b == 0, -np.inf, a + np.log(b))   # a zero weight: no term
+        with np.errstate(divide='ignore', invalid='ignore'):
+            a = np.where(b == 0, -np.inf, a + np.log(b))   # a zero weight: no term (not inf + log 0 = NaN)
     m = np.max(a, axis=axis, keepdims=True)
     m = np.where(np.isfinite(m), m, 0.0)
     with np.errstate(divide='ignore', invalid='ignore', over='ignore'):

@@ -199,7 +199,8 @@ def test_online_delta_limit_large_C1_in_unit_interval():
 @pytest.mark.parametrize('f, kw', [('log1mexp', dict(x=math.nan)), ('log_expm1', dict(x=math.nan)),
                                    ('norm_sf', dict(x=math.nan)), ('norm_cdf', dict(x=[0.0, math.nan])),
                                    ('log_norm_sf', dict(x=math.nan)), ('log_norm_cdf', dict(x=math.nan)),
-                                   ('logdiffexp', dict(a=0.0, b=math.nan)), ('logdiffexp', dict(a=math.inf, b=math.inf)),
+                                   ('logdiffexp', dict(a=0.0, b=math.nan)),
+                                   ('logdiffexp', dict(a=math.inf, b=math.inf)),
                                    ('logsumexp', dict(a=[0.0, math.nan])), ('logsumexp', dict(a=[0.0], b=[math.nan])),
                                    ('log_norm_sf_diff', dict(a=0.0, b=1.0, c=math.nan))])
 def test_core_log_space_helpers_reject_nan(f, kw):

@@ -291,7 +291,8 @@ def smoothing_beta(n:int, V:float, L:float, D:float)->float:
     n = check_int('n', n, lo=1)
     V, L, D = check_positive('V', V), check_positive('L', L), check_positive('D', D)
     lb = 5/3*math.log(L) + 2/3*math.log(n) - math.log(D) - math.log(V)/3    # L**(5/3) alone overflows at L ~ 1e185
-    if lb > 709.78: raise ValueError(f'smoothing_beta: L^(5/3) n^(2/3)/(D V^(1/3)) = e^{lb:.4g} is beyond the double range')
+    if lb > 709.78:
+        raise ValueError(f'smoothing_beta: L^(5/3) n^(2/3)/(D V^(1/3)) = e^{lb:.4g} is beyond the double range')
     return math.exp(lb)
 
 def smoothed_pagd(loss:Loss, # non-smooth loss with a prox oracle

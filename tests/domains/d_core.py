@@ -73,7 +73,8 @@ DOMAINS = {
     M + 'check_int': Domain(
         st.tuples(st.integers(-10**18, 10**18), st.booleans()).map(
             lambda t: dict(name='n', x=float(t[0]) if t[1] and abs(t[0]) < 2**53 else t[0], lo=-10**18, hi=10**18)),
-        kind='any', nan_params=('x',), check=lambda r, kw: isinstance(r, int) or (_ for _ in ()).throw(AssertionError(r)),
+        kind='any', nan_params=('x',),
+        check=lambda r, kw: isinstance(r, int) or (_ for _ in ()).throw(AssertionError(r)),
         invalid=(dict(name='n', x=1.5), dict(name='n', x=True), dict(name='n', x='3'), dict(name='n', x=0, lo=1),
                  dict(name='n', x=5, hi=4))),
     M + 'check_array': Domain(

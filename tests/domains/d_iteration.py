@@ -114,14 +114,16 @@ DOMAINS = {
         invalid=(dict(C1=-2.0, eps=1.0), dict(C1=1.0, eps=-1.0))),
     M + 'laplace_schedule_delta': Domain(
         st.tuples(_lap_sched(), st.one_of(_n, st.lists(_n, min_size=1, max_size=4)), _eps, _pos,
-                  st.sampled_from(['shuffled', 'stopped'])).map(lambda t: dict(t[0], n=t[1], eps=t[2], L=t[3], kind=t[4])),
+                  st.sampled_from(['shuffled', 'stopped'])).map(
+            lambda t: dict(t[0], n=t[1], eps=t[2], L=t[3], kind=t[4])),
         kind='delta', nan_params=('eps', 'L', 'C1', 'C2', 'a', 'b'),
         invalid=(dict(n=10, eps=1.0, L=1.0, C1=1.0, C2=1.0, a=0.0, b=1.0, kind='x', **_BETA),
                  dict(n=10, eps=-1.0, L=1.0, C1=1.0, C2=1.0, a=0.0, b=1.0, **_BETA),
                  dict(n=10, eps=1.0, L=0.0, C1=1.0, C2=1.0, a=0.0, b=1.0, **_BETA))),
     M + 'gaussian_schedule_delta': Domain(
         st.tuples(_gau_sched(), st.one_of(_n, st.lists(_n, min_size=1, max_size=4)), _eps, _pos,
-                  st.sampled_from(['shuffled', 'stopped'])).map(lambda t: dict(t[0], n=t[1], eps=t[2], L=t[3], kind=t[4])),
+                  st.sampled_from(['shuffled', 'stopped'])).map(
+            lambda t: dict(t[0], n=t[1], eps=t[2], L=t[3], kind=t[4])),
         kind='delta', nan_params=('eps', 'L', 'C1', 'C2', 'diameter'),
         invalid=(dict(n=10, eps=1.0, L=1.0, C1=1.0, C2=1.0, diameter=1.0, kind='x', **_BETA),
                  dict(n=10, eps=1.0, L=-1.0, C1=1.0, C2=1.0, diameter=1.0, **_BETA))),

@@ -64,7 +64,8 @@ DOMAINS = {
             AssertionError((r, -math.expm1(-r)/r))),
         invalid=(dict(d=0.0), dict(d=1.0), dict(d=-0.5))),
     M + 'calibrate_gaussian_sigma': Domain(
-        _GAU().filter(lambda kw: kw['L']/kw['delta'] < 1e250), kind='nonneg', check=_calibrated('sigma'), max_examples=15,
+        _GAU().filter(lambda kw: kw['L']/kw['delta'] < 1e250), kind='nonneg', check=_calibrated('sigma'),
+        max_examples=15,
         invalid=(dict(eps=1.0, delta=0.0, n=10, L=1.0, diameter=1.0, **_GEO),
                  dict(eps=1.0, delta=1e-6, n=0, L=1.0, diameter=1.0, **_GEO),
                  dict(eps=-1.0, delta=1e-6, n=10, L=1.0, diameter=1.0, **_GEO))),

@@ -62,7 +62,8 @@ DOMAINS = {
                                    D=log_uniform(1e-300, 1e300))).filter(
             lambda kw: 5/3*math.log(kw['L']) + 2/3*math.log(kw['n']) - math.log(kw['D']) - math.log(kw['V'])/3 < 709),
         kind='nonneg', check=lambda r, kw: math.isfinite(r) or (_ for _ in ()).throw(AssertionError(r)),
-        invalid=(dict(n=0, V=1.0, L=1.0, D=1.0), dict(n=5, V=1.0, L=0.0, D=1.0), dict(n=5, V=1e-300, L=1e300, D=1e-300))),
+        invalid=(dict(n=0, V=1.0, L=1.0, D=1.0), dict(n=5, V=1.0, L=0.0, D=1.0),
+                 dict(n=5, V=1e-300, L=1e300, D=1e-300))),
     M + 'pgd_rounds': Domain(
         st.fixed_dictionaries(dict(n=ints(1, 10**15), d=ints(1, 10**6), eps=_eps, delta=_delta, L=_pos,
                                    exact_constants=st.booleans())),
