@@ -121,10 +121,12 @@ def logsumexp(a, # array of log-values; `-inf` entries stand for zeros
              ):
     "Stable `log(sum(b * exp(a)))`, returning `-inf` (without warnings) for an all-zero sum."
     a = np.asarray(a, dtype=float)
+    if np.isnan(a).any(): raise ValueError('a must not contain NaN (log-values in [-inf, inf])')
     if b is not None:
         b = np.asarray(b, dtype=float)
-        if np.any(b < 0): raise ValueError('b must be non-negative weights')
-        with np.errstate(divide='ignore'): a = a + np.log(b)
+        if not np.all(b >= 0): raise ValueError('b must be non-negative weights (no NaN)')
+        with np.errstate(divide='ignore', invalid='ignore'):
+            a = np.where(b == 0, -np.inf, a + np.log(b))   # a zero weight: no term (not inf + log 0 = NaN)
     m = np.max(a, axis=axis, keepdims=True)
     m = np.where(np.isfinite(m), m, 0.0)
     with np.errstate(divide='ignore', invalid='ignore', over='ignore'):
@@ -139,7 +141,7 @@ _LOG2 = math.log(2.0)
 def log1mexp(x):
     "`log(1 - exp(x))` for `x <= 0`, accurate for `x` near 0 and for very negative `x` (Mächler 2012)."
     x = np.asarray(x, dtype=float)
-    if np.any(x > 0): raise ValueError('x must be <= 0 for log1mexp')
+    if not np.all(x <= 0): raise ValueError('x must be <= 0 for log1mexp (and not NaN)')
     with np.errstate(divide='ignore'):
         out = np.where(x > -_LOG2, np.log(-np.expm1(np.minimum(x, -5e-324))), np.log1p(-np.exp(np.minimum(x, -_LOG2))))
     out = np.where(x == 0, -np.inf, out)
@@ -151,7 +153,7 @@ def logdiffexp(a, # log of the larger quantity
               ):
     "`log(exp(a) - exp(b))` for `b <= a`, without cancellation; `-inf` when `a == b`."
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if np.any(b > a): raise ValueError('logdiffexp needs b <= a')
+    if not np.all(b <= a): raise ValueError('logdiffexp needs b <= a (no NaN)')
     with np.errstate(invalid='ignore'):
         d = np.where(np.isneginf(b), -np.inf, b - np.where(np.isneginf(a), 0.0, a))
     out = np.where(np.isneginf(b), a, a + log1mexp(np.minimum(d, 0.0)))
@@ -161,7 +163,7 @@ def logdiffexp(a, # log of the larger quantity
 def log_expm1(x):
     "`log(exp(x) - 1)` for `x > 0`, accurate for tiny `x` (no cancellation) and huge `x` (no overflow); `-inf` at 0."
     x = np.asarray(x, dtype=float)
-    if np.any(x < 0): raise ValueError('x must be >= 0 for log_expm1')
+    if not np.all(x >= 0): raise ValueError('x must be >= 0 for log_expm1 (and not NaN)')
     with np.errstate(divide='ignore', over='ignore'):
         out = np.where(x > 1.0, x + np.log1p(-np.exp(-np.maximum(x, 1.0))), np.log(np.expm1(np.minimum(x, 1.0))))
     return float(out) if out.ndim == 0 else out
@@ -169,12 +171,16 @@ def log_expm1(x):
 # %% ../nbs/00_core.ipynb #a6a92e1b
 def norm_sf(x):
     "Standard normal upper tail Q(x) = 1 - Phi(x), accurate to ~1e-15 relative in both tails."
-    out = special.ndtr(-np.asarray(x, dtype=float))
+    x = np.asarray(x, dtype=float)
+    if np.isnan(x).any(): raise ValueError('x must be a real number in [-inf, inf], not NaN')
+    out = special.ndtr(-x)
     return float(out) if np.ndim(out) == 0 else out
 
 def log_norm_sf(x):
     "log Q(x), finite wherever Q(x) > 0 mathematically (beyond the float range of Q itself)."
-    out = special.log_ndtr(-np.asarray(x, dtype=float))
+    x = np.asarray(x, dtype=float)
+    if np.isnan(x).any(): raise ValueError('x must be a real number in [-inf, inf], not NaN')
+    out = special.log_ndtr(-x)
     return float(out) if np.ndim(out) == 0 else out
 
 def norm_cdf(x):
@@ -191,7 +197,9 @@ def log_norm_sf_diff(a, # first argument, Q(a) is the larger term
                      c=0.0, # log-weight of the second term
                     ):
     "log(Q(a) - exp(c) Q(b)) in log space; requires Q(a) >= exp(c) Q(b); near-total cancellation loses ~|log Q(a)|*1e-16 absolute."
-    la, lb = log_norm_sf(a), np.asarray(c, dtype=float) + log_norm_sf(b)
+    c = np.asarray(c, dtype=float)
+    if np.isnan(c).any() or np.any(c == np.inf): raise ValueError('c must be a log-weight in [-inf, inf), not NaN')
+    la, lb = log_norm_sf(a), c + log_norm_sf(b)
     if np.any(lb > la + 1e-12 * np.maximum(1.0, np.abs(la))):
         raise ValueError('log_norm_sf_diff needs Q(a) >= exp(c) Q(b)')
     return logdiffexp(la, np.minimum(lb, la))

@@ -150,3 +150,177 @@ def test_audit_joint_confidence():
     assert epsilon_lower_bound(1000, 0, 1000, joint_confidence=0.95) == pytest.approx(5.604, abs=1e-3)
     r = audit(lambda g: 1, lambda g: 0, lambda o: o == 1, trials=200, rng=0, joint_confidence=0.95)
     assert r.joint_confidence == pytest.approx(0.95) and '95.00%' in repr(r)
+
+# --- domains declared for shuffle_privacy.mechanisms.iteration (tests/domains/d_iteration.py) ---
+
+def test_delta_star_large_eps_no_overflow():
+    "math.exp(eps/2) overflowed (OverflowError) for eps > ~1420; delta* = 1/c there, c = C1 e^{eps/2}."
+    from shuffle_privacy.mechanisms.iteration import laplace_delta_star, gaussian_delta_star
+    assert gaussian_delta_star(1e-300, 1e4) == 0.0 and laplace_delta_star(1e-300, 1e4) == 0.0
+    assert laplace_delta_star(1e-300, 1400.0) == pytest.approx(math.exp(-(math.log(1e-300) + 700)), rel=1e-12)
+    assert gaussian_delta_star(1e300, 0.0) == pytest.approx(0.5e-300, rel=1e-12)
+
+def test_shuffled_delta_mc_huge_n_refused_and_rng_checked():
+    "rng.permutation(n) per draw asked for 7 TiB at n = 1e12 (MemoryError); rng='x' raised TypeError."
+    from shuffle_privacy.core import ResourceLimitError
+    from shuffle_privacy.mechanisms.iteration import shuffled_delta_mc
+    with pytest.raises(ResourceLimitError, match='instead'): shuffled_delta_mc(0.5, 0.5, 10**12, n_perm=2)
+    with pytest.raises(ValueError, match='rng'): shuffled_delta_mc(0.5, 0.5, 3, rng='x')
+
+def test_lambertw_exp_rejects_nan():
+    from shuffle_privacy.mechanisms.iteration import lambertw_exp
+    with pytest.raises(ValueError, match='y'): lambertw_exp(math.nan)
+    with pytest.raises(ValueError, match='y'): lambertw_exp([0.0, math.nan])
+    assert lambertw_exp(-math.inf) == 0.0 and lambertw_exp(math.inf) == math.inf
+
+def test_online_delta_limit_huge_eps_no_overflow():
+    "The tail integrand e^{log(1-B) - log tau} overflowed (OverflowError) when e^{eps/2} C1 passes e^709."
+    from shuffle_privacy.mechanisms.iteration import online_gaussian_delta, online_laplace_delta
+    kw = dict(i=1, eps=1e4, L=1e-10, alpha=1.001, C1=1e-20, C2=1.0, beta=1e-50, rho=0.0, eta=2e50)
+    lo, up = online_gaussian_delta(diameter=1e-20, **kw)
+    assert 0 <= lo <= up <= 1
+    lo, up = online_laplace_delta(a=0.0, b=1e-20, **kw)
+    assert 0 <= lo <= up <= 1
+
+def test_online_delta_limit_large_C1_in_unit_interval():
+    "The certified limit interval came out as (1.58, 1.0): quad returned a positive integral of log B <= 0 (the tail"
+    " integrand grows like s^(-alpha/(alpha-1)) down to the saturation point); now split at decades of s."
+    from shuffle_privacy.mechanisms.iteration import online_laplace_delta, online_gaussian_delta
+    kw = dict(i=1, L=1e-10, eta=2e50, alpha=10.0, C1=1e20, C2=math.e, beta=1e-50, rho=0.0)
+    lo, up = online_laplace_delta(0.0, a=0.0, b=1e-20, **kw)
+    exact = online_laplace_delta(0.0, a=0.0, b=1e-20, n=10**4, **kw)     # the product falls with n: limit <= exact
+    assert 0 <= lo <= exact and lo <= up <= 1 and up/exact < 1.3
+    lo, up = online_gaussian_delta(0.0, diameter=1e-20, exact_terms=100, **kw)
+    exact = online_gaussian_delta(0.0, diameter=1e-20, n=10**4, **kw)
+    assert 0 <= lo <= exact and lo <= up <= 1
+
+# --- domains declared for shuffle_privacy.core (tests/domains/d_core.py) ---
+
+@pytest.mark.parametrize('f, kw', [('log1mexp', dict(x=math.nan)), ('log_expm1', dict(x=math.nan)),
+                                   ('norm_sf', dict(x=math.nan)), ('norm_cdf', dict(x=[0.0, math.nan])),
+                                   ('log_norm_sf', dict(x=math.nan)), ('log_norm_cdf', dict(x=math.nan)),
+                                   ('logdiffexp', dict(a=0.0, b=math.nan)),
+                                   ('logdiffexp', dict(a=math.inf, b=math.inf)),
+                                   ('logsumexp', dict(a=[0.0, math.nan])), ('logsumexp', dict(a=[0.0], b=[math.nan])),
+                                   ('log_norm_sf_diff', dict(a=0.0, b=1.0, c=math.nan))])
+def test_core_log_space_helpers_reject_nan(f, kw):
+    "These returned NaN for a NaN input (their range checks were `any(x > 0)`-style, which NaN passes)."
+    import shuffle_privacy.core as core
+    with pytest.raises(ValueError):
+        getattr(core, f)(**kw)
+
+def test_logsumexp_zero_weight_drops_the_term():
+    "a = +inf with weight 0 gave inf + log 0 = NaN; a zero weight now removes the term."
+    from shuffle_privacy.core import logsumexp
+    assert logsumexp([math.inf], b=[0.0]) == -math.inf
+    assert logsumexp([math.inf, 0.0], b=[0.0, 1.0]) == 0.0
+
+# --- domains declared for shuffle_privacy.mechanisms.schedules (tests/domains/d_schedules.py) ---
+
+def test_fit_rate_validates_and_stays_finite():
+    "fit_rate took NaN and mixed-sign gaps silently; constant gaps gave R^2 = 0/0 = NaN; 1/gap ~ 1e300 overflowed."
+    from shuffle_privacy.mechanisms.schedules import fit_rate
+    with pytest.raises(ValueError, match='gap'): fit_rate([1.0, 2.0], [1.0, math.nan])
+    with pytest.raises(ValueError, match='sign'): fit_rate([1.0, 2.0], [1.0, -1.0])
+    with pytest.raises(ValueError, match='distinct'): fit_rate([2.0, 2.0], [1.0, 2.0])
+    s, r2 = fit_rate([1.0, 10.0, 100.0], [0.5, 0.5, 0.5])
+    assert abs(s) < 1e-12 and r2 == 1.0
+    s, r2 = fit_rate([1.0, 10.0, 100.0], [1e-300, 1.0, 1e300])
+    assert math.isfinite(s) and math.isfinite(r2)
+
+def test_laplace_online_log_integral_edges():
+    "math domain error when k/(T^a + K) rounded to 1; OverflowError from T**alpha and from exp(eps/2)."
+    from shuffle_privacy.mechanisms.schedules import laplace_online_log_integral as I
+    assert I(1.0, eps=50.0, alpha=1.001, C1=1e20, C2=math.exp(25.0)*(1 + 1e-6)) < 0
+    r = I(1e300, eps=1.0, alpha=2.0, C1=1.0, C2=0.0)            # ~ -e^{1/2} T^{1-alpha}/(alpha-1)
+    assert r == pytest.approx(-math.exp(0.5)*1e-300, rel=1e-12, abs=0)   # was 2x: T^{-alpha} underflowed in T q
+    assert I(1e160, eps=1.0, alpha=2.0, C1=1.0, C2=0.0) == pytest.approx(-math.exp(0.5)*1e-160, rel=1e-12, abs=0)
+    r = I(1e100, eps=1500.0, alpha=3.0, C1=1e-300, C2=0.0)         # k = C1 e^{750}: exp(750) alone overflows
+    assert r == pytest.approx(-math.exp(750 - 300*math.log(10))*1e-200/2, rel=1e-9, abs=0)
+
+def test_delta_star_c_closed_form_near_one():
+    "Lambert W at its branch point kept half the digits: d = 1 - 1e-8 gave c 40% off."
+    from shuffle_privacy.mechanisms.schedules import delta_star_c_closed_form
+    d = 0.99999999
+    c = delta_star_c_closed_form(d)
+    assert -math.expm1(-c)/c == pytest.approx(d, rel=1e-15)
+
+def test_schedule_C1_extremes():
+    "C1 below the double range (eps = 1e4) bracketed from 0 (ValueError); C1 ~ 1e300 hit the 1e300 search cap."
+    from shuffle_privacy.mechanisms.schedules import gaussian_schedule_C1, laplace_schedule_C1
+    assert gaussian_schedule_C1(1e-300, eps=1e4) == 5e-324
+    assert laplace_schedule_C1(1e-300, eps=1e4) == 5e-324
+    assert 1e300 <= laplace_schedule_C1(1e-300, eps=0.0) < 1.01e300
+    c = gaussian_schedule_C1(1e-300, eps=1808.0)   # the guess c e^{-eps/2} underflowed: 2000 steps of 1.01 from 1e-300
+    assert 0 < c < 1e-80
+
+def test_shuffled_epsilon_beyond_1e4():
+    "eps ~ (2L/sigma)^2/2 can be far above 1e4: the search stopped there with a ValueError on valid input."
+    from shuffle_privacy.mechanisms.schedules import shuffled_epsilon
+    e = shuffled_epsilon(1e-100, noise='gaussian', n=1, L=1e20, sigma=1e-20, diameter=1e-20, eta=2e50, beta=1e-50,
+                         rho=0.0)
+    assert 1e4 < e < math.inf
+
+def test_delta_star_c_closed_form_at_the_branch_point():
+    "d = 1 - 4e-16: the Lambert W argument rounded below -1/e and the result was NaN."
+    from shuffle_privacy.mechanisms.schedules import delta_star_c_closed_form
+    c = delta_star_c_closed_form(0.9999999999999996)
+    assert 0 < c < 1e-14 and -math.expm1(-c)/c == pytest.approx(0.9999999999999996, rel=1e-15)
+
+# --- domains declared for shuffle_privacy.algorithms.sco (tests/domains/d_sco.py) ---
+
+def test_project_ball_and_clip_rows_validate():
+    "Negative R flipped the sign silently; NaN rows and radii passed through."
+    from shuffle_privacy.algorithms.sco import project_ball, clip_rows
+    with pytest.raises(ValueError, match='R'): project_ball([3.0, 4.0], -1.0)
+    with pytest.raises(ValueError, match='theta'): project_ball([3.0, math.nan], 1.0)
+    with pytest.raises(ValueError, match='L'): clip_rows([[3.0, 4.0]], math.nan)
+    with pytest.raises(ValueError, match='G'): clip_rows([3.0, 4.0], 1.0)
+    np.testing.assert_allclose(project_ball([3.0, 4.0], 1.0), [0.6, 0.8])
+
+def test_sco_sizes_in_log_space():
+    "pagd_batch: beta*D underflowed to 0 (ZeroDivisionError); psgd_batch: ceil(inf) (OverflowError) at subnormal eps;"
+    " pgd_rounds: eps**2 overflowed (OverflowError); smoothing_beta: L**(5/3) overflowed (OverflowError)."
+    from shuffle_privacy.algorithms.sco import pagd_batch, psgd_batch, pgd_rounds, smoothing_beta
+    assert pagd_batch(10, 1, 1.0, 1e-300, 1e-300) == 10
+    assert psgd_batch(10, 1, 5e-324, 0.5, 1.0, exact_constants=False) == 10
+    assert pgd_rounds(10, 1, 1e300, 1e-6, exact_constants=False) == 10
+    assert smoothing_beta(10, 1e300, 1e200, 1.0) == pytest.approx(1e234, rel=1e-12)   # 10^(1000/3 + 2/3 - 100)
+    with pytest.raises(ValueError, match='range'): smoothing_beta(10, 1e-300, 1e300, 1e-300)
+
+def test_make_problem_validates_n_eval_and_seed():
+    "n_eval = 0 gave a NaN excess (mean of nothing); a negative seed raised numpy's error without the name."
+    from shuffle_privacy.algorithms.sco import make_problem
+    with pytest.raises(ValueError, match='n_eval'): make_problem('logistic', n_eval=0)
+    with pytest.raises(ValueError, match='seed'): make_problem('logistic', seed=-1)
+
+# --- domains declared for shuffle_privacy.algorithms.pnsgd (tests/domains/d_pnsgd.py) ---
+
+def test_online_gaussian_sigmas_large_C1_and_memory():
+    "W(x) underflowed to 0 for x < 1e-308 (sigma = inf, though finite); n = 1e12 steps went to a MemoryError."
+    from shuffle_privacy.core import ResourceLimitError
+    from shuffle_privacy.algorithms.pnsgd import online_gaussian_sigmas
+    s = online_gaussian_sigmas(1, alpha=1.000001, C1=1e300, C2=0.0, eta=2e50, diameter=1e-20, beta=1e-50)
+    assert s[0] == pytest.approx(1e-20/(2*2e50)*math.sqrt(2*math.pi)*1e300, rel=1e-9)
+    with pytest.raises(ResourceLimitError, match='instead'):
+        online_gaussian_sigmas(10**12, alpha=2.0, C1=1.0, C2=1.0, eta=0.1, diameter=1.0, beta=1.0)
+
+def test_pnsgd_helpers_validate():
+    "lipschitz_constants/minimize_risk took NaN data silently; minimize_risk on X = 0 gave 0/0 = NaN; make_data drew"
+    " the data before rejecting a bad kind, and asked for n*d numbers however many."
+    from shuffle_privacy.core import ResourceLimitError
+    from shuffle_privacy.algorithms.pnsgd import lipschitz_constants, minimize_risk, make_data, SquaredLoss, Ball
+    with pytest.raises(ValueError, match='X'): lipschitz_constants(SquaredLoss(), [[math.nan]], [1.0], Ball())
+    with pytest.raises(ValueError, match='X'): minimize_risk(SquaredLoss(), [[math.nan]], [1.0], Ball())
+    np.testing.assert_array_equal(minimize_risk(SquaredLoss(), np.zeros((3, 2)), np.ones(3), Ball()), [0.0, 0.0])
+    with pytest.raises(ValueError, match='kind'): make_data('x', n=10**12)
+    with pytest.raises(ResourceLimitError, match='instead'): make_data('linear', n=10**12)
+
+def test_online_schedule_C1_reaches_a_reachable_target():
+    "The calibration through the online limit: the returned C1 meets the target (the limit was wrong at large C1)."
+    from shuffle_privacy.mechanisms.iteration import online_laplace_delta
+    from shuffle_privacy.mechanisms.schedules import online_schedule_C1
+    kw = dict(eps=1.0, i=10, L=1.0, eta=0.1, alpha=1.5, C2=1.0, a=0.0, b=1.0, beta=1.0, rho=0.5)
+    target = online_laplace_delta(C1=1.0, **kw)[1]
+    C1 = online_schedule_C1(target, noise='laplace', **kw)
+    assert C1 <= 1.0 + 1e-8 and online_laplace_delta(C1=C1, **kw)[1] <= target

@@ -10,7 +10,8 @@ __all__ = ['Ball', 'Interval', 'SquaredLoss', 'LogisticLoss', 'lipschitz_constan
 import math, numbers
 from dataclasses import dataclass
 import numpy as np
-from ..core import check_real, check_positive, check_nonnegative, check_int, check_array, in_test
+from ..core import (check_real, check_positive, check_nonnegative, check_int, check_array, in_test,
+                                  as_rng, check_same_length, ResourceLimitError)
 from ..core import progress as _progress
 
 # %% ../../nbs/31_pnsgd.ipynb #c1eadb46
@@ -97,7 +98,8 @@ def lipschitz_constants(loss, # `SquaredLoss()` or `LogisticLoss()`
                         K:Ball, # the ball the iterates live in (radius r, centred at 0)
                        ):
     "(L, beta): Lipschitz constant of the loss and of its gradient over w in K, for this data set."
-    X, y = np.asarray(X, float), np.asarray(y, float)
+    X, y = check_array('X', X, ndim=2), check_array('y', y, ndim=1); check_same_length(X=X, y=y)
+    if not isinstance(K, Ball): raise ValueError(f'K must be a Ball; got {K!r}')
     nx = np.linalg.norm(X, axis=1)
     if isinstance(loss, SquaredLoss): return float(np.max(nx * (nx * K.radius + np.abs(y)))), float(np.max(nx**2))
     if isinstance(loss, LogisticLoss): return float(np.max(nx)), float(np.max(nx**2) / 4)
@@ -112,8 +114,12 @@ def make_data(kind:str, # 'linear' or 'logistic'
              ):
     "Synthetic (X, y, theta) with x ~ N(0, I): y = x.theta + noise (linear) or y = +-1 with P(y=1) = sigmoid(x.theta)."
     n = check_int('n', n, lo=1)
-    rng = np.random.default_rng(rng)
+    if kind not in ('linear', 'logistic'): raise ValueError(f"kind must be 'linear' or 'logistic'; got {kind!r}")
+    rng = as_rng(rng)
     theta = Ball(1.0)(np.array([1.0, 2.0])) if theta is None else check_array('theta', theta, ndim=1)
+    if n*theta.size > 10**8:
+        raise ResourceLimitError(f'make_data: n*d = {n*theta.size:.3g} numbers exceed the memory budget; '
+                                 'use a smaller n instead (or draw the data in chunks)')
     X = rng.standard_normal((n, theta.size))
     if kind == 'linear':
         return X, X @ theta + check_nonnegative('label_noise', label_noise) * rng.standard_normal(n), theta
@@ -215,13 +221,19 @@ def online_gaussian_sigmas(n:int, # number of steps
                           )->np.ndarray:
     "Per-step Gaussian noise sigma_j of Eq. (6.4) for j = 1..n (online PNSGD, Theorem 6)."
     n = check_int('n', n, lo=1); alpha = check_real('alpha', alpha, lo=1, lo_open=True)
+    if n > 10**8: raise ResourceLimitError(f'online_gaussian_sigmas: {n} steps exceed the memory budget; use '
+                                           'online_gaussian_delta instead (it streams the steps), or a smaller n')
     C1, C2 = check_positive('C1', C1), check_nonnegative('C2', C2)
     D = check_positive('diameter', diameter)
     M = contraction_factor(eta, beta, rho)
     logj = np.log(np.arange(1, n + 1, dtype=float))
     with np.errstate(divide='ignore'):
-        logx = np.logaddexp(2 * alpha * logj - math.log(2 * math.pi * C1 * C1), math.log(C2) if C2 > 0 else -np.inf)
-    return M * D / (2 * float(eta) * np.sqrt(np.atleast_1d(lambertw_exp(logx))))
+        logx = np.logaddexp(2 * alpha * logj - math.log(2 * math.pi) - 2 * math.log(C1),   # C1*C1 overflows
+                            math.log(C2) if C2 > 0 else -np.inf)
+    if M == 0: return np.zeros(n)
+    # in logs: W(x) underflows for x < 1e-308 (large C1) though sigma = M D/(2 eta sqrt(W(x))) is finite; W(x) ~ x there
+    lw = np.where(logx < -30, logx, np.log(np.maximum(np.atleast_1d(lambertw_exp(np.maximum(logx, -30))), 1e-300)))
+    return np.exp(math.log(M) + math.log(D) - math.log(2 * float(eta)) - lw / 2)
 
 # %% ../../nbs/31_pnsgd.ipynb #17e6325x
 from ..mechanisms.iteration import gaussian_constants, laplace_constants, shuffled_delta, randomly_stopped_delta, entry_delta
@@ -261,11 +273,14 @@ def minimize_risk(loss, # `SquaredLoss()` or `LogisticLoss()`
                   iters:int=5000, # projected gradient steps
                  ):
     "Minimiser of the mean loss over K by deterministic projected gradient descent with step 1/beta."
-    X, y = np.asarray(X, float), np.asarray(y, float)
+    X, y = check_array('X', X, ndim=2), check_array('y', y, ndim=1); check_same_length(X=X, y=y)
     if not isinstance(loss, (SquaredLoss, LogisticLoss)): raise ValueError('loss must be SquaredLoss() or LogisticLoss()')
+    if not isinstance(K, Ball): raise ValueError(f'K must be a Ball; got {K!r}')
+    iters = check_int('iters', iters, lo=1)
     beta = np.linalg.norm(X, 2) ** 2 / len(X) * (1.0 if isinstance(loss, SquaredLoss) else 0.25)  # smoothness of the mean risk
     w = K(np.zeros((1, X.shape[1])))
-    for _ in range(check_int('iters', iters, lo=1)):
+    if beta == 0: return w[0]                     # X = 0: the risk is constant on K, every point minimises it
+    for _ in range(iters):
         m = (w @ X.T)[0]
         g = ((m - y) if isinstance(loss, SquaredLoss) else -y * expit(-y * m)) @ X / len(X)
         w = K(w - g / beta)

@@ -20,12 +20,13 @@ def project_ball(theta, # point(s) in R^d (last axis)
                  R:float, # radius of the ball centred at 0
                 ):
     "Euclidean projection onto {||theta|| <= R}."
-    theta = np.asarray(theta, dtype=float)
+    theta = check_array('theta', theta); R = check_real('R', R, lo=0)
     nrm = np.linalg.norm(theta, axis=-1, keepdims=True)
     return theta*np.minimum(1.0, R/np.maximum(nrm, 1e-300))
 
 def clip_rows(G, L:float):
     "Scale each row of G to norm at most L (the users' clipping; a no-op for L-Lipschitz losses)."
+    G = check_array('G', G, ndim=2); L = check_real('L', L, lo=0)
     nrm = np.linalg.norm(G, axis=1, keepdims=True)
     return G*np.minimum(1.0, L/np.maximum(nrm, 1e-300))
 
@@ -129,8 +130,8 @@ def make_problem(kind:str, # 'least_squares', 'logistic', 'absolute' or 'hinge'
                  seed:int=0,
                 )->Problem:
     "Synthetic problem with known optimum inside the ball of radius R and exact excess population loss."
-    d = check_int('d', d, lo=1); R = check_positive('R', R)
-    rs = np.random.default_rng(seed)
+    d = check_int('d', d, lo=1); R = check_positive('R', R); n_eval = check_int('n_eval', n_eval, lo=1)
+    rs = as_rng(seed, 'seed')
     u = rs.normal(size=d); u /= np.linalg.norm(u)
     if kind in ('least_squares', 'absolute'):
         s = 0.5; ts = 0.5*R*u
@@ -171,7 +172,7 @@ def make_problem(kind:str, # 'least_squares', 'logistic', 'absolute' or 'hinge'
 def make_ridge_problem(kind:str, lam:float, **kw)->Problem:
     "Problem with loss ell + lam ||theta||^2/2 (lam-strongly convex); optimum found numerically from the exact excess."
     from scipy import optimize
-    base = make_problem(kind, **kw); lam = check_positive('lam', lam)
+    lam = check_positive('lam', lam); base = make_problem(kind, **kw)   # validate before the work
     F = lambda th: base.excess(th) + 0.5*lam*float(th @ th)
     r = optimize.minimize(F, base.theta_star/(1 + lam), method='Nelder-Mead',
                           options=dict(xatol=1e-10, fatol=1e-14, maxiter=20000))
@@ -208,7 +209,7 @@ def psgd_batch(n:int, d:int, eps:float, delta:float, L:float, exact_constants:bo
     n = check_int('n', n, lo=1); d = check_int('d', d, lo=1); L = check_positive('L', L)
     eps, delta = check_positive('eps', eps), check_real('delta', delta, lo=0, hi=1, lo_open=True, hi_open=True)
     b = math.sqrt(_V(d, eps, delta, L))/L if exact_constants else math.sqrt(d)*math.log(d/delta)/eps
-    return int(min(n, max(1, math.ceil(b))))
+    return int(min(n, max(1, math.ceil(min(b, n)))))      # b may be inf (eps subnormal): ceil(inf) overflows
 
 def _bits(b, d, eps, delta, L):
     prm = pvec_params(b, d, eps, delta, L); return d*(prm.g + prm.b)
@@ -246,8 +247,8 @@ def pagd_batch(n:int, d:int, V:float, beta:float, D:float)->int:
     "Theorem 4.3's batch n^{3/5} V^{1/5} / (beta D)^{2/5} (with V = d L^2 log^2(d/delta)/eps^2 this is the theorem's form), in [1, n]."
     n = check_int('n', n, lo=1); check_int('d', d, lo=1)
     V, beta, D = check_positive('V', V), check_positive('beta', beta), check_positive('D', D)
-    b = n**0.6*V**0.2/(beta*D)**0.4
-    return int(min(n, max(1, math.ceil(b))))
+    lb = 0.6*math.log(n) + 0.2*math.log(V) - 0.4*(math.log(beta) + math.log(D))   # beta*D may under/overflow
+    return int(min(n, max(1, math.ceil(math.exp(min(lb, math.log(n)))))))
 
 def _acsa(grad_fn, n_rounds, d, R, sigma, beta, theta0, c_beta=4.0, D=None):
     "AC-SA iterations with alpha_t = 2/(t+2), L_t = ((T+2)^{3/2} sigma/D + c beta)/(t+1); grad_fn(t, theta_md) -> noisy gradient."
@@ -289,7 +290,10 @@ def smoothing_beta(n:int, V:float, L:float, D:float)->float:
     "Theorem 4.7's smoothing L^{5/3} n^{2/3} / (D V^{1/3}) (= eps^{2/3} n^{2/3} L / (d^{1/3} D log^{2/3}(d/delta)) for the O-form V)."
     n = check_int('n', n, lo=1)
     V, L, D = check_positive('V', V), check_positive('L', L), check_positive('D', D)
-    return L**(5/3)*n**(2/3)/(D*V**(1/3))
+    lb = 5/3*math.log(L) + 2/3*math.log(n) - math.log(D) - math.log(V)/3    # L**(5/3) alone overflows at L ~ 1e185
+    if lb > 709.78:
+        raise ValueError(f'smoothing_beta: L^(5/3) n^(2/3)/(D V^(1/3)) = e^{lb:.4g} is beyond the double range')
+    return math.exp(lb)
 
 def smoothed_pagd(loss:Loss, # non-smooth loss with a prox oracle
                   X, y, eps:float, delta:float, rng=None,
@@ -340,9 +344,12 @@ def pgd_rounds(n:int, d:int, eps:float, delta:float, L:float=1.0, exact_constant
     "Lemma B.6's rounds min(n, eps^2 n^2/(d log^2(nd/delta))); exact-constant form min(n, n^2 L^2 / v1), v1 = PVEC variance at T = 1."
     n = check_int('n', n, lo=1); d = check_int('d', d, lo=1); eps, delta = _check_budget(eps, delta)
     L = check_positive('L', L)
-    if not exact_constants: return int(max(1, min(n, math.floor(eps**2*n**2/(d*math.log(n*d/delta)**2)))))
-    e0, d0 = pgd_round_budget(eps, delta, 1)
-    return int(max(1, min(n, math.floor(n*n*L*L/_V(d, min(e0, 15.0), d0, L)))))
+    if not exact_constants:   # in logs: eps**2 and n*n overflow (OverflowError, or inf into floor)
+        lr = 2*math.log(eps) + 2*math.log(n) - math.log(d) - 2*math.log(math.log(n) + math.log(d) - math.log(delta))
+    else:
+        e0, d0 = pgd_round_budget(eps, delta, 1)
+        lr = 2*math.log(n) + 2*math.log(L) - math.log(_V(d, min(e0, 15.0), d0, L))
+    return int(max(1, min(n, math.floor(math.exp(min(lr, math.log(n)))))))
 
 def pgd_round_budget(eps:float, delta:float, T:int)->tuple:
     "Per-round (eps0, delta0) of Algorithm 5: (eps / (2 sqrt(2 T ln(1/delta))), delta / (T + 1))."

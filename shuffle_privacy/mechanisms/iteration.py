@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import special, integrate
 from ..core import (check_real, check_positive, check_nonnegative, check_int, check_array,
-                                  log_norm_sf, logdiffexp)
+                                  log_norm_sf, logdiffexp, as_rng, ResourceLimitError)
 
 # %% ../../nbs/15_iteration.ipynb #4a396925
 _HALF_LOG_2PI = 0.5*math.log(2*math.pi)
@@ -275,7 +275,10 @@ def shuffled_delta_mc(A, B, n:int, *, i:int=1, n_perm:int=10_000, rng=None)->tup
     A = _check_A(A); b, c = _as_contraction(B); n = _check_n(n); i = _check_n(i, 'i')
     if i > n: raise ValueError('i must be in [1, n]')
     n_perm = check_int('n_perm', n_perm, lo=2)
-    rng = np.random.default_rng(rng)
+    rng = as_rng(rng)
+    if n*n_perm > 10**8:   # one permutation of n per draw: beyond this the simulation is out of time and memory
+        raise ResourceLimitError(f'shuffled_delta_mc draws n_perm={n_perm} permutations of n={n}: too large; '
+                                 'use shuffled_delta instead (the exact value), or a smaller n_perm')
     pos = np.array([int(np.flatnonzero(rng.permutation(n) == i - 1)[0]) + 1 for _ in range(n_perm)])
     vals = A*_pow_B(c, n - pos)
     return float(vals.mean()), float(vals.std(ddof=1)/math.sqrt(n_perm))
@@ -319,6 +322,7 @@ def _w_fritsch(y):
 def lambertw_exp(y):
     "Principal Lambert W of e^y for real y (so W(x) with x = e^y), elementwise; finite far beyond exp's overflow."
     y = np.asarray(y, dtype=float)
+    if np.isnan(y).any(): raise ValueError('y must not be NaN (W(e^y) is defined for every real y and for +-inf)')
     shape, y = y.shape, np.atleast_1d(y)
     small, big = y < 1.0, y > 1e10               # big: the Fritsch step squares w and overflows near y ~ 1e154
     if not small.any() and not big.any(): out = _w_fritsch(y)
@@ -382,7 +386,10 @@ def gaussian_sigma_schedule(n, # dataset size n >= 1 (integer or array)
     W = lambertw_exp(_log_x_gauss(n, C1, C2))
     return _scalarize(M*D/(2*float(eta)*np.sqrt(W)))
 
-def _delta_star(c):
+def _delta_star(log_c):
+    "(1 - e^{-c})/c from log c, without overflow of c = C1 e^{eps/2} at large eps."
+    if log_c > 40: return math.exp(-log_c)         # c > 2e17: e^{-c} underflows, 1 - e^{-c} == 1 exactly
+    c = math.exp(log_c)
     return -math.expm1(-c)/c
 
 def laplace_delta_star(C1, # C1 > 0 of the Laplace schedule (4.1)
@@ -390,14 +397,14 @@ def laplace_delta_star(C1, # C1 > 0 of the Laplace schedule (4.1)
                       )->float:
     "delta*_L = (1 - exp(-C1 e^{eps/2}))/(C1 e^{eps/2}), the limit (4.2) of shuffled PNSGD under v(n)."
     C1 = check_positive('C1', C1); eps = _check_eps(eps)
-    return _delta_star(C1*math.exp(eps/2))
+    return _delta_star(math.log(C1) + eps/2)
 
 def gaussian_delta_star(C1, # C1 > 0 of the Gaussian schedule (4.3)
                         eps, # eps >= 0
                        )->float:
     "delta*_G = (1 - exp(-2 C1 e^{eps/2}))/(2 C1 e^{eps/2}), the limit (4.4) of shuffled PNSGD under sigma(n)."
     C1 = check_positive('C1', C1); eps = _check_eps(eps)
-    return _delta_star(2*C1*math.exp(eps/2))
+    return _delta_star(_LOG2 + math.log(C1) + eps/2)
 
 # %% ../../nbs/15_iteration.ipynb #34c4862a
 def laplace_schedule_delta(n, *, eps, L, C1, C2, eta, a, b, beta, rho, kind='shuffled'):
@@ -530,8 +537,15 @@ def _online_integral(p, T):
         ratio = 1.0 if q < 1e-300 else math.log1p(-q)/(-q)
         return -ratio*math.exp(l1m - ltau)/(a_ - 1)
     S = T**(1 - a_)
-    val, err = integrate.quad(f, 0.0, S, epsabs=0.0, epsrel=1e-12, limit=400)
-    return val, err
+    # Between S and the saturation point s* (tau* = 1/(C1 max(C2, 1))) the integrand grows like s^(-alpha/(alpha-1)):
+    # in one piece quad's extrapolation can return a positive value for this negative integrand. Break at decades.
+    ls_star = (a_ - 1)/a_*(-math.log(p['C1']) - math.log(max(p['C2'], 1.0)))
+    lo = max(min(ls_star, math.log(S)) - 40, -740)
+    points = np.exp(np.arange(math.log(S), lo, -math.log(10))[1:])
+    try: val, err = integrate.quad(f, 0.0, S, epsabs=0.0, epsrel=1e-12, limit=max(400, 4*len(points)),
+                                   points=points if len(points) else None)
+    except OverflowError: return -math.inf, 0.0   # |log B|/tau > e^709 (e^{eps/2} C1 huge): B ~ 0, the product is 0
+    return min(val, 0.0), err                     # the integral of log B <= 0
 
 def _online_delta(p, n, exact_terms):
     lA = _online_log_A(p)

@@ -10,7 +10,8 @@ __all__ = ['fit_rate', 'laplace_online_log_integral', 'calibrate_gaussian_sigma'
 import math
 import numpy as np
 from scipy import special, integrate
-from ..core import check_real, check_positive, check_nonnegative, check_int, check_probability, monotone_search
+from ..core import (check_real, check_positive, check_nonnegative, check_int, check_probability,
+                                  monotone_search, check_array, check_same_length)
 from .iteration import (
     gaussian_constants, laplace_constants, shuffled_delta, randomly_stopped_delta, contraction_factor,
     gaussian_sigma_schedule, laplace_scale_schedule, gaussian_delta_star, laplace_delta_star,
@@ -28,12 +29,17 @@ def fit_rate(n, # dataset sizes
              x=None, # regressor for the log-log slope (default n; e.g. W(x_n) for the Gaussian schedule)
             )->tuple:
     "(slope of log|gap| against log x, R^2 of the straight-line fit of 1/gap against log n)."
-    n, gap = np.asarray(n, float), np.asarray(gap, float)
-    x = n if x is None else np.asarray(x, float)
+    n = check_array('n', n, lo=0, lo_open=True, ndim=1); gap = check_array('gap', gap, ndim=1)
+    x = n if x is None else check_array('x', x, lo=0, lo_open=True, ndim=1)
+    check_same_length(n=n, gap=gap, x=x)
+    if not (np.all(gap > 0) or np.all(gap < 0)): raise ValueError('gap must be nonzero and of one sign')
+    if len(np.unique(n)) < 2 or len(np.unique(x)) < 2: raise ValueError('n and x need at least 2 distinct values')
     slope = np.polyfit(np.log(x), np.log(np.abs(gap)), 1)[0]
     inv = 1/gap
+    inv = inv/np.max(np.abs(inv))                   # R^2 is scale-free; this keeps the squares finite
     res = np.polyfit(np.log(n), inv, 1, full=True)[1]
-    r2 = 1 - (res[0] if len(res) else 0.0)/np.sum((inv - inv.mean())**2)
+    ss = np.sum((inv - inv.mean())**2)
+    r2 = 1.0 if ss == 0 else 1 - (res[0] if len(res) else 0.0)/ss    # 1/gap constant: the line fits exactly
     return float(slope), float(r2)
 
 # %% ../../nbs/16_noise_schedules.ipynb #2b23a2f7
@@ -48,12 +54,20 @@ def laplace_online_log_integral(T:float, # lower limit T >= 1 (i or i + 1 in (6.
     T = check_real('T', T, lo=1); eps = check_real('eps', eps, lo=0)
     alpha = check_real('alpha', alpha, lo=1, lo_open=True)
     C1 = check_positive('C1', C1); C2 = check_nonnegative('C2', C2)
-    k, K = C1*math.exp(eps/2), C1*C2
-    Kp, Ta = K - k, T**alpha
+    k, K = math.exp(math.log(C1) + eps/2), C1*C2   # not C1*exp(eps/2): exp overflows at eps > 1419
+    lTa, lT = alpha*math.log(T), math.log(T)        # T^alpha may pass the double range: ratios from logs
+    Kp, Ta = K - k, (math.exp(lTa) if lTa < 709 else math.inf)
     if Ta + Kp <= 0: raise ValueError('C2 too small: B(T) = 1 - C1 e^{eps/2}/(T^alpha + C1 C2) must be > 0')
     b = (alpha - 1)/alpha
-    J = lambda KK: T**(1 - alpha)/(alpha - 1)*special.hyp2f1(1.0, b, b + 1.0, -KK/Ta)
-    return float(-T*math.log1p(-k/(Ta + K)) - alpha*(K*J(K) - Kp*J(Kp)))
+    ratio = lambda KK: 0.0 if KK == 0 else -math.copysign(math.exp(math.log(abs(KK)) - lTa), KK)   # -KK/T^alpha
+    J = lambda KK: math.exp((1 - alpha)*lT)/(alpha - 1)*special.hyp2f1(1.0, b, b + 1.0, ratio(KK))
+    lq = math.log(k) - np.logaddexp(lTa, math.log(K) if K > 0 else -math.inf)   # log q, q = k/(T^alpha + K)
+    q = math.exp(lq)
+    if q >= 0.5 and math.isfinite(Ta):   # -T log B(T), log B(T) = log((Ta + Kp)/(Ta + K)) near q = 1
+        first = -T*(math.log(Ta + Kp) - math.log(Ta + K))
+    else:                                # -T log1p(-q) = T q (-log1p(-q)/q), T q from logs (q may underflow)
+        first = math.exp(lq + math.log(T))*(1.0 if q < 1e-300 else -math.log1p(-q)/q)
+    return min(0.0, float(first - alpha*(K*J(K) - Kp*J(Kp))))   # log B <= 0: a rounding-level positive value is 0
 
 # %% ../../nbs/16_noise_schedules.ipynb #5fb08fbc
 def _bisect_log(f_ok, lo, hi, rtol=1e-13, max_iter=200):
@@ -77,7 +91,7 @@ def _bracket_up(f_ok, x, factor=4.0, max_iter=2000):
     lo = x
     for _ in range(max_iter):
         hi = lo*factor
-        if not math.isfinite(hi) or hi > 1e300: break
+        if not math.isfinite(hi): break
         if f_ok(hi): return lo, hi
         lo = hi
     raise ValueError('the target delta is not reachable by increasing this parameter alone (see the docstring)')
@@ -134,7 +148,7 @@ def shuffled_epsilon(delta:float, # target delta in (0, 1)
     lo, hi = 0.0, 1.0
     while not ok(hi):
         lo, hi = hi, 2*hi
-        if hi > 1e4: raise ValueError('no eps <= 1e4 reaches the target delta')
+        if hi > 1e300: raise ValueError('no eps <= 1e300 reaches the target delta')
     return monotone_search(ok, lo, hi, xtol=atol, rtol=0.0)   # capped; stops at float resolution
 
 # %% ../../nbs/16_noise_schedules.ipynb #d546bf31
@@ -146,11 +160,22 @@ def _c_for_delta_star(d:float)->float:
 def delta_star_c_closed_form(d:float)->float:
     "c solving (1 - e^{-c})/c = d via Lambert W: c = 1/d + W0(-e^{-1/d}/d)."
     d = check_probability('delta_star', d)
-    return float(1/d + special.lambertw(-math.exp(-1/d)/d, 0).real)
+    c = float(1/d + special.lambertw(-math.exp(-1/d)/d, 0).real)
+    if not (c > 0 and math.isfinite(c)): c = 2*(1 - d)   # d -> 1: the argument rounds below -1/e (W is NaN there)
+    for _ in range(2):     # W near its branch point -1/e (d -> 1) keeps only half the digits: polish by Newton
+        if not 0 < c < 10: break                   # (c >= 10: d <= 0.1, far from the branch point)
+        h = -math.expm1(-c)/c - d
+        dh = (math.expm1(-c) + c*math.exp(-c))/(c*c) if c > 1e-3 else -0.5 + c/3 - c*c/8
+        c = c - h/dh
+    return c
 
 def _C1_for(d, eps, scale, star, n, finite):
     "Smallest C1 (rounded up, certified by evaluating `star` or `finite`) with the limit or the finite-n delta <= d."
-    guess = _c_for_delta_star(d)*math.exp(-eps/2)/scale
+    guess = math.exp(math.log(_c_for_delta_star(d)) - eps/2 - math.log(scale))   # e^{-eps/2} alone underflows
+    if guess < 1e-300:     # near or below the smallest double: if the smallest positive C1 meets the target, it is it
+        tiny = 5e-324
+        if (star(tiny, eps) if n is None else finite(tiny)) <= d: return tiny
+        guess = max(guess, tiny)
     if n is None:
         ok = lambda C1: star(C1, eps) <= d
         return _bisect_log(ok, *_bracket_up(ok, guess, factor=1.01), rtol=1e-15)
