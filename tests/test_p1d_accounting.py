@@ -10,7 +10,8 @@ from shuffle_privacy.mechanisms.p1d_accounting import (ShiftedBinomialProfile, b
                                             p1d_exact_epsilon, p1d_exact_params, p1d_min_b)
 from shuffle_privacy.mechanisms.summation import p1d_epsilon, p1d_params
 
-mp.mp.dps = 60
+MP_DPS = 60   # conftest.py sets mpmath to this before each test
+mp.mp.dps = MP_DPS
 
 def mp_hockey(m, p, k, eps):
     p = mp.mpf(p); q = 1 - p
