@@ -11,6 +11,7 @@ import math, gzip, os, warnings, functools
 import numpy as np
 from scipy import optimize, stats
 from ..core import check_int, check_positive, check_probability, check_array, log1mexp, in_test, as_rng
+from ..core import expand_bracket
 from ..accounting.conversions import (rdp_to_dp, gdp_delta, gdp_epsilon, optimal_composition_epsilon, OrderGridWarning,
                                          pure_dp_to_rdp)
 from ..accounting.composition import exact_epsilon, advanced_epsilon
@@ -40,9 +41,8 @@ def gaussian_ldp_eps0(delta0:float, # local δ0 in (0, 1)
     if calibration != 'analytic': raise ValueError(f"calibration must be 'classic' or 'analytic'; got {calibration!r}")
     f = lambda e: math.log(max(float(gdp_delta(sens/sigma, e)), 1e-320)) - math.log(d0)
     if f(0.0) <= 0: return 0.0
-    hi = 1.0
-    while f(hi) > 0: hi *= 2
-    return optimize.brentq(f, 0.0, hi, xtol=1e-14)
+    lo, hi = expand_bracket(lambda e: f(e) <= 0, 1.0, 1e-300, 1e300)   # capped geometric steps (core)
+    return optimize.brentq(f, lo or 0.0, hi, xtol=1e-14)
 
 def clones_gaussian_epsilon(n:int, # number of users
                             sigma:float, # per-user Gaussian noise

@@ -12,6 +12,7 @@ __all__ = ['p1d_params', 'p1d_epsilon', 'p1d_encode', 'p1d_randomizer', 'shuffle
 import math
 import numpy as np
 from ..core import check_int, check_real, check_positive, check_probability, check_array, as_rng
+from ..core import expand_bracket, monotone_search
 
 # %% ../../nbs/20_summation.ipynb #318fa0a6
 def _check_eps_delta(eps, delta, eps_max=15.0):
@@ -307,10 +308,6 @@ def gaussian_sigma(eps:float, delta:float, sensitivity:float)->float:
     from shuffle_privacy.accounting.conversions import gdp_delta   # certified upper bound on the condition's left side
     eps = check_positive('eps', eps); delta = check_probability('delta', delta); s = check_positive('sensitivity', sensitivity)
     dl = lambda sig: gdp_delta(s/sig, eps)       # the difference of Phi's below cancels: computed naively it undershoots
-    lo, hi = 1e-6*s, s
-    while dl(hi) > delta: hi *= 2
-    while hi - lo > 1e-12*hi:
-        mid = (lo + hi)/2
-        if dl(mid) > delta: lo = mid
-        else: hi = mid
-    return hi
+    ok = lambda sig: dl(sig) <= delta              # monotone in σ: more noise, smaller δ
+    lo, hi = expand_bracket(ok, s, 1e-300, 1e300)  # capped geometric steps from σ = s (core)
+    return hi if lo is None else monotone_search(ok, lo, hi, rtol=1e-12)
