@@ -144,6 +144,7 @@ _TARGET = re.compile(r'target\s*(?:<=|≤)\s*([0-9.eE+-]+)')
 def target_of(r):
     "The row's target ratio: its `target` key, else a 'target <= X' in its notes, else None."
     t = r.get('target')
+    if t is not None and not math.isfinite(float(t)): t = None    # results.json stores a missing target as NaN
     if t is None:
         m = _TARGET.search(r.get('notes', ''))
         t = float(m.group(1).rstrip('.')) if m else None

@@ -81,3 +81,9 @@ def test_named_rerun_keeps_targets(tmp_path, monkeypatch):
     harness.run_all(['c'], out_dir=tmp_path)
     md = (tmp_path/'RESULTS.md').read_text()
     assert '1 of 1 met' in md and 'nan' not in md
+
+def test_nan_target_from_results_json_falls_back_to_the_notes():
+    "results.json stores a missing target as NaN; the notes' 'target <= x' must still be read (was '≤ nan')."
+    r = harness.row('a', 'b', 0.5, 0.4, 0.6, 'issue 14 target <= 2')
+    r['target'] = float('nan')
+    assert harness.target_of(r) == 2.0
