@@ -67,6 +67,11 @@ def cmd_bench(extra):
     ensure_venv()
     run(BIN/'python', ROOT/'benchmarks'/'harness.py', *extra, env=env())
 
+def cmd_fuzz(extra):
+    "Fuzz every public function over its declared domain; write nbs/fuzz_stats.json (shown by nbs/06_contract)."
+    ensure_venv()
+    run(BIN/'python', ROOT/'tools'/'fuzz_stats.py', *extra, env=env())
+
 def cmd_lab(extra):
     "Open JupyterLab on the notebooks, from the same .venv (extra arguments go to `jupyter lab`)."
     ensure_venv()
@@ -77,6 +82,7 @@ def cmd_lab(extra):
 def main(argv):
     cmds = dict(test=cmd_test, docs=cmd_docs, lab=cmd_lab, venv=lambda extra: ensure_venv())
     cmds['bench'] = cmd_bench
+    cmds['fuzz'] = cmd_fuzz
     if len(argv) < 2 or argv[1] not in cmds:
         print(__doc__)
         print('usage: python3 dev.py {test|docs|lab|venv} [extra args]')
