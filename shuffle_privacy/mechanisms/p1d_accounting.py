@@ -27,11 +27,11 @@ def _log_ratio(m:int, logodds:float, z:int, k:int)->float:
     return tot + k*logodds
 
 def _eta(m:int, logodds:float, k:int)->float:
-    "A bound on the rounding error of `_log_ratio(m, logodds, z, k)` (k logarithms of ratios in [1/m, m], and their sum)."
+    "A bound on the rounding error of `_log_ratio(m, logodds, z, k)`: k logarithms of ratios in [1/m, m], summed."
     return 2e-15*k*(math.log(m) + 3 + abs(logodds))
 
 def _log_delta_cdf(m:int, p:float, k:int, eps:float, reverse:bool=False)->float:
-    "log H_{e^eps}(N || N + k), N ~ Bin(m, p) (m - N if `reverse`), k >= 1: F(z1) - e^eps F(z1 - k) with a certified margin."
+    "log H_{e^eps}(N || N + k), N ~ Bin(m, p) (m - N if `reverse`), k >= 1: F(z1) - e^eps F(z1 - k), certified."
     if k > m: return 0.0                          # disjoint supports: delta = 1
     lo_ = math.log(p) - math.log1p(-p)            # log odds, never through 1 - p (p may be 1e-300)
     lo_ = -lo_ if reverse else lo_
@@ -87,10 +87,11 @@ class ShiftedBinomialProfile:
                  p:float, # success probability, 0 < p < 1
                  shift:int, # largest shift |k| between neighbours (the precision g for P1D)
                  width:float=25.0, # standard deviations summed exactly; the tail mass beyond is added whole
-                 method:str='auto', # 'window' (pmf summed), 'cdf' (two CDF values) or 'auto' (cdf above _CDF_ABOVE points)
+                 method:str='auto', # 'window' (pmf summed), 'cdf' (two CDFs) or 'auto' (cdf above _CDF_ABOVE points)
                 ):
         self.m = check_int('m', m, lo=1); self.p = check_probability('p', p); self.shift = check_int('shift', shift, lo=0)
-        if method not in ('auto', 'window', 'cdf'): raise ValueError(f"method must be 'auto', 'window' or 'cdf'; got {method!r}")
+        if method not in ('auto', 'window', 'cdf'):
+            raise ValueError(f"method must be 'auto', 'window' or 'cdf'; got {method!r}")
         mu, sd = m*p, math.sqrt(m*p*(1 - p))
         k = self.shift
         self.lo = max(0, int(math.floor(mu - width*sd)) - k); self.hi = min(m, int(math.ceil(mu + width*sd)) + k)
@@ -203,8 +204,9 @@ def p1d_min_b(n:int, # number of users
     b0 = min(max(1.0, s/n*s/(p*(1 - p))), 2.0**50)
     top = max(1, 2**53//n)                        # b n stays an exact float: the CDFs are evaluated in doubles
     try: lo, hi = expand_bracket(ok, min(b0, top), 1, top, integer=True, factor=1.25)
-    except ValueError: raise ResourceLimitError(f'more than 2^53 noise trials (b n) are needed for eps={eps}, '
-                                                f'delta={delta}, g={g}, p={p}; use a larger p or delta instead') from None
+    except ValueError:
+        raise ResourceLimitError(f'more than 2^53 noise trials (b n) are needed for eps={eps}, delta={delta}, g={g}, '
+                                 f'p={p}; use a larger p or delta instead') from None
     if lo is None: return 1
     return monotone_search(ok, lo, hi, integer=True)
 
