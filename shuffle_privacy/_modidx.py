@@ -31,6 +31,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                                              'shuffle_privacy/accounting/conversions.py'),
                                                         'shuffle_privacy.accounting.conversions._a_error_free': ( 'conversions.html#_a_error_free',
                                                                                                                   'shuffle_privacy/accounting/conversions.py'),
+                                                        'shuffle_privacy.accounting.conversions._a_margin': ( 'conversions.html#_a_margin',
+                                                                                                              'shuffle_privacy/accounting/conversions.py'),
                                                         'shuffle_privacy.accounting.conversions._certify_up': ( 'conversions.html#_certify_up',
                                                                                                                 'shuffle_privacy/accounting/conversions.py'),
                                                         'shuffle_privacy.accounting.conversions._check_orders_rdp': ( 'conversions.html#_check_orders_rdp',

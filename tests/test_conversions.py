@@ -471,3 +471,15 @@ def test_gdp_vectorised_matches_scalar_path():
     f = ls > -np.inf
     assert np.all(lv[~f] == -np.inf) and np.all(np.abs(lv[f] - ls[f]) <= 5e-13*np.maximum(1, np.abs(ls[f])))
     assert np.allclose(v, s, rtol=5e-13, atol=0)
+
+
+@pytest.mark.parametrize('mu,eps', [(0.0012835487515295188, 276.26603508827145), (0.001207459342234596, 190.37049551131437),
+                                    (0.5, 60.0), (1.0, 90.0), (0.05, 3.0)])
+def test_gdp_log_delta_rounded_up_at_huge_a(mu, eps):
+    "a = ε/μ - μ/2 in doubles moves log φ(a) by ~a² ulp (2.7e-6 at a = 1.6e5): the margin keeps log δ an upper bound."
+    from shuffle_privacy.accounting.conversions import gdp_log_delta
+    with mp.workdps(400):
+        m, e = mp.mpf(mu), mp.mpf(eps)
+        exact = mp.log(mp.ncdf(-(e/m - m/2)) - mp.e**e*mp.ncdf(-(e/m + m/2)))
+        for v in (gdp_log_delta(mu, eps), float(gdp_log_delta(np.array([mu]), np.array([eps]))[0])):
+            assert v >= exact and v - exact <= 1e-9*abs(exact) + 1e-11

@@ -170,6 +170,9 @@ def _gdp_log_delta(mu:float, eps:float)->float:
     # direct formula when its error, measured <= 3 ulp (|log Q(a)| + 1)/(1 - r) for r = e^ε Q(b)/Q(a), stays below 3e-13
     r = math.exp(min(lb - la, 0.0))
     if a < -5 or 4*_ULP*(abs(la) + 1) <= 3e-13*(1 - r): return _logdiffexp_scalar(la, min(lb, la))
+    if a > 0:   # δ = φ(a)(R(a) - R(b)) (as e^ε φ(b) = φ(a)): two erfcx, when their difference keeps 3e-13
+        ra, rb = (math.sqrt(math.pi/2)*float(special.erfcx(x/math.sqrt(2))) for x in (a, b))
+        if 8*_ULP*(ra + rb) <= 3e-13*(ra - rb): return lphi + math.log(ra - rb)
     return math.log(mu) + lphi + math.log(_gdp_cancel_integral(a, b))
 
 def _mu_eps(mu, eps):
@@ -181,7 +184,12 @@ def _mu_eps(mu, eps):
     return m, e, scalar
 
 # %% ../../nbs/01_conversions.ipynb #75180c33
-def _gdp_log_delta_up(mu, eps): return min(_gdp_log_delta(mu, eps) + math.log1p(GDP_RTOL), 0.0)
+def _a_margin(mu, eps):
+    "Rounding of a = ε/μ - μ/2 (about an ulp) moves log φ(a) = -a²/2 by about a² ulp: beyond GDP_RTOL once a > 60."
+    a = eps/mu - mu/2
+    return min(4*_ULP*a*a, 1e300) if a > 40 else 0.0   # capped: -inf + margin stays -inf, never NaN
+
+def _gdp_log_delta_up(mu, eps): return min(_gdp_log_delta(mu, eps) + math.log1p(GDP_RTOL) + _a_margin(mu, eps), 0.0)
 def _gdp_delta_up(mu, eps): return math.exp(_gdp_log_delta_up(mu, eps))
 
 _GL_X, _GL_W = np.polynomial.legendre.leggauss(64)
@@ -238,15 +246,23 @@ def _gdp_log_delta_vec(m, e):
         dead = (la == -np.inf) | (a == np.inf)
         out[dead] = -np.inf
         cancel = ~((a < -5) | (4*_ULP*(np.abs(la) + 1) <= 3e-13*(1 - r))) & ~dead
-        if cancel.any():
-            out[cancel] = np.log(m[cancel]) + lphi[cancel] + np.log(_gdp_cancel_integral_vec(a[cancel], b[cancel]))
+        if cancel.any():   # the scalar path's two branches: the Mills-ratio difference, else the integral
+            i = np.flatnonzero(cancel)
+            ra, rb = (math.sqrt(math.pi/2)*special.erfcx(x/math.sqrt(2)) for x in (a[i], b[i]))
+            mills = (a[i] > 0) & (8*_ULP*(ra + rb) <= 3e-13*(ra - rb))
+            out[i[mills]] = lphi[i[mills]] + np.log((ra - rb)[mills])
+            j = i[~mills]
+            if j.size: out[j] = np.log(m[j]) + lphi[j] + np.log(_gdp_cancel_integral_vec(a[j], b[j]))
     return out
 
 def _gdp_map(f, mu, eps):
     "Apply the scalar `f` (scalars) or the vectorised path (arrays), rounded up by GDP_RTOL like the scalar path."
     m, e, scalar = _mu_eps(mu, eps)
     if scalar: return f(float(m), float(e))
-    ld = np.minimum(_gdp_log_delta_vec(m.ravel(), e.ravel()) + math.log1p(GDP_RTOL), 0.0).reshape(m.shape)
+    mr, er = m.ravel(), e.ravel()
+    with np.errstate(all='ignore'): a = er/mr - mr/2
+    with np.errstate(all='ignore'): margin = np.where(a > 40, np.minimum(4*_ULP*a*a, 1e300), 0.0)   # `_a_margin`
+    ld = np.minimum(_gdp_log_delta_vec(mr, er) + math.log1p(GDP_RTOL) + margin, 0.0).reshape(m.shape)
     return ld if f is _gdp_log_delta_up else np.exp(ld)
 
 def gdp_log_delta(mu, # μ > 0 (scalar or array)
