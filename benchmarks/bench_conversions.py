@@ -34,16 +34,18 @@ def run() -> list:
     closed = lambda: stats.norm.cdf(-eps/mu + mu/2) - np.exp(eps)*stats.norm.cdf(-eps/mu - mu/2)
     out.append(_ratio('gdp_delta, 1e5 (mu, eps) pairs', 'scipy closed form Phi(-e/m+m/2) - e^e Phi(-e/m-m/2)',
                       lambda: gdp_delta(mu, eps), closed, 1, reps=5,
-                      notes='mu in [1e-3, 1e2], eps in [1e-4, 1e2] log-uniform; ours is stable and rounded up'))
+                      notes='mu in [1e-3, 1e2], eps in [1e-4, 1e2] log-uniform; ours is stable and rounded up; issue 14 target <= 10'))
     mu2, eps2 = rng.uniform(0.5, 3, 100_000), rng.uniform(0, 5, 100_000)
     closed2 = lambda: stats.norm.cdf(-eps2/mu2 + mu2/2) - np.exp(eps2)*stats.norm.cdf(-eps2/mu2 - mu2/2)
     out.append(_ratio('gdp_delta, 1e5 typical pairs', 'scipy closed form', lambda: gdp_delta(mu2, eps2), closed2, 1,
-                      reps=5, notes='mu in [0.5, 3], eps in [0, 5]'))
+                      reps=5, notes='mu in [0.5, 3], eps in [0, 5]; issue 14 target <= 10'))
     o8 = np.array([1.5, 2, 3, 4, 8, 16, 32, 64], float); r8 = o8/(2*3.0**2)
     out.append(_ratio('rdp_to_dp, 8 orders', 'dp_accounting rdp_privacy_accountant.compute_epsilon',
-                      lambda: rdp_to_dp(o8, r8, 1e-6), lambda: rdp_acc.compute_epsilon(o8, r8, 1e-6), 2000))
+                      lambda: rdp_to_dp(o8, r8, 1e-6), lambda: rdp_acc.compute_epsilon(o8, r8, 1e-6), 2000,
+                      notes='issue 14 target <= 2'))
     out.append(_ratio('rdp_to_delta, 8 orders', 'dp_accounting rdp_privacy_accountant.compute_delta',
-                      lambda: rdp_to_delta(o8, r8, 1.0), lambda: rdp_acc.compute_delta(o8, r8, 1.0), 2000))
+                      lambda: rdp_to_delta(o8, r8, 1.0), lambda: rdp_acc.compute_delta(o8, r8, 1.0), 2000,
+                      notes='issue 14 target <= 2'))
     return out
 
 if __name__ == '__main__':
