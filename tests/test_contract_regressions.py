@@ -97,8 +97,8 @@ def test_shuffled_epsilon_atol_zero_terminates(deadline):
 def test_p1d_params_tiny_eps_is_a_clear_error():
     with pytest.raises(ValueError, match='eps'): p1d_params(101, 1e-300, 1e-9)
 
-@pytest.mark.parametrize('kw', [dict(d=-1, eps=1.0, delta=1e-6, Delta2=1.0), dict(d=10, eps=math.nan, delta=1e-6, Delta2=1.0),
-                                dict(d=10, eps=1.0, delta=1e-6, Delta2=-1.0)])
+@pytest.mark.parametrize('kw', [dict(d=-1, epsilon=1.0, delta=1e-6, Delta2=1.0), dict(d=10, epsilon=math.nan, delta=1e-6, Delta2=1.0),
+                                dict(d=10, epsilon=1.0, delta=1e-6, Delta2=-1.0)])
 def test_pvec_variance_bound_validates(kw):
     with pytest.raises(ValueError): pvec_variance_bound(**kw)
 
@@ -115,18 +115,18 @@ def _exact_p1d_delta(eps, m, p, g):
                                        (0.0, 100, 0.5, 1), (0.05, 1000, 0.5, 1)])
 def test_p1d_exact_delta_is_rounded_up(eps, m, p, g):
     ex = float(_exact_p1d_delta(eps, m, p, g))
-    got = p1d_exact_delta(eps, m, p, g)
+    got = p1d_exact_delta(eps, m=m, p=p, g=g)
     assert ex <= got <= min(1.0, ex*(1 + 1e-9) + 1e-300)
 
 def test_p1d_exact_delta_at_most_one():
-    assert p1d_exact_delta(0.1, 3, 0.5, 100) <= 1.0
+    assert p1d_exact_delta(0.1, m=3, p=0.5, g=100) <= 1.0
 
 def test_p1d_exact_epsilon_tiny_tol_terminates(deadline):
-    a = p1d_exact_epsilon(1e-6, 1000, 0.5, 5, tol=1e-20)
-    assert p1d_exact_delta(a, 1000, 0.5, 5) <= 1e-6
+    a = p1d_exact_epsilon(1e-6, m=1000, p=0.5, g=5, tol=1e-20)
+    assert p1d_exact_delta(a, m=1000, p=0.5, g=5) <= 1e-6
 
 def test_p1d_min_b_tiny_delta_terminates(deadline):
-    b = p1d_min_b(1000, 32, 1.0, 1e-300)
+    b = p1d_min_b(1000, 1.0, 1e-300, g=32)
     assert b >= 1
 
 def test_blogs_block_sizes_subnormal_delta_returns_sizes():
@@ -176,7 +176,7 @@ def test_lambertw_exp_rejects_nan():
 def test_online_delta_limit_huge_eps_no_overflow():
     "The tail integrand e^{log(1-B) - log tau} overflowed (OverflowError) when e^{eps/2} C1 passes e^709."
     from shuffle_privacy.mechanisms.iteration import online_gaussian_delta, online_laplace_delta
-    kw = dict(i=1, eps=1e4, L=1e-10, alpha=1.001, C1=1e-20, C2=1.0, beta=1e-50, rho=0.0, eta=2e50)
+    kw = dict(i=1, epsilon=1e4, L=1e-10, alpha=1.001, C1=1e-20, C2=1.0, beta=1e-50, rho=0.0, eta=2e50)
     lo, up = online_gaussian_delta(diameter=1e-20, **kw)
     assert 0 <= lo <= up <= 1
     lo, up = online_laplace_delta(a=0.0, b=1e-20, **kw)
@@ -231,11 +231,11 @@ def test_fit_rate_validates_and_stays_finite():
 def test_laplace_online_log_integral_edges():
     "math domain error when k/(T^a + K) rounded to 1; OverflowError from T**alpha and from exp(eps/2)."
     from shuffle_privacy.mechanisms.schedules import laplace_online_log_integral as I
-    assert I(1.0, eps=50.0, alpha=1.001, C1=1e20, C2=math.exp(25.0)*(1 + 1e-6)) < 0
-    r = I(1e300, eps=1.0, alpha=2.0, C1=1.0, C2=0.0)            # ~ -e^{1/2} T^{1-alpha}/(alpha-1)
+    assert I(1.0, epsilon=50.0, alpha=1.001, C1=1e20, C2=math.exp(25.0)*(1 + 1e-6)) < 0
+    r = I(1e300, epsilon=1.0, alpha=2.0, C1=1.0, C2=0.0)            # ~ -e^{1/2} T^{1-alpha}/(alpha-1)
     assert r == pytest.approx(-math.exp(0.5)*1e-300, rel=1e-12, abs=0)   # was 2x: T^{-alpha} underflowed in T q
-    assert I(1e160, eps=1.0, alpha=2.0, C1=1.0, C2=0.0) == pytest.approx(-math.exp(0.5)*1e-160, rel=1e-12, abs=0)
-    r = I(1e100, eps=1500.0, alpha=3.0, C1=1e-300, C2=0.0)         # k = C1 e^{750}: exp(750) alone overflows
+    assert I(1e160, epsilon=1.0, alpha=2.0, C1=1.0, C2=0.0) == pytest.approx(-math.exp(0.5)*1e-160, rel=1e-12, abs=0)
+    r = I(1e100, epsilon=1500.0, alpha=3.0, C1=1e-300, C2=0.0)         # k = C1 e^{750}: exp(750) alone overflows
     assert r == pytest.approx(-math.exp(750 - 300*math.log(10))*1e-200/2, rel=1e-9, abs=0)
 
 def test_delta_star_c_closed_form_near_one():
@@ -248,10 +248,10 @@ def test_delta_star_c_closed_form_near_one():
 def test_schedule_C1_extremes():
     "C1 below the double range (eps = 1e4) bracketed from 0 (ValueError); C1 ~ 1e300 hit the 1e300 search cap."
     from shuffle_privacy.mechanisms.schedules import gaussian_schedule_C1, laplace_schedule_C1
-    assert gaussian_schedule_C1(1e-300, eps=1e4) == 5e-324
-    assert laplace_schedule_C1(1e-300, eps=1e4) == 5e-324
-    assert 1e300 <= laplace_schedule_C1(1e-300, eps=0.0) < 1.01e300
-    c = gaussian_schedule_C1(1e-300, eps=1808.0)   # the guess c e^{-eps/2} underflowed: 2000 steps of 1.01 from 1e-300
+    assert gaussian_schedule_C1(1e4, 1e-300) == 5e-324
+    assert laplace_schedule_C1(1e4, 1e-300) == 5e-324
+    assert 1e300 <= laplace_schedule_C1(0.0, 1e-300) < 1.01e300
+    c = gaussian_schedule_C1(1808.0, 1e-300)   # the guess c e^{-eps/2} underflowed: 2000 steps of 1.01 from 1e-300
     assert 0 < c < 1e-80
 
 def test_shuffled_epsilon_beyond_1e4():
@@ -269,14 +269,15 @@ def test_delta_star_c_closed_form_at_the_branch_point():
 
 # --- domains declared for shuffle_privacy.algorithms.sco (tests/domains/d_sco.py) ---
 
-def test_project_ball_and_clip_rows_validate():
-    "Negative R flipped the sign silently; NaN rows and radii passed through."
-    from shuffle_privacy.algorithms.sco import project_ball, clip_rows
-    with pytest.raises(ValueError, match='R'): project_ball([3.0, 4.0], -1.0)
-    with pytest.raises(ValueError, match='theta'): project_ball([3.0, math.nan], 1.0)
+def test_ball_and_clip_rows_validate():
+    "Negative radii flipped the sign silently; NaN radii passed through (sco.project_ball, now losses.Ball)."
+    from shuffle_privacy.algorithms.losses import Ball
+    from shuffle_privacy.algorithms.sco import clip_rows
+    with pytest.raises(ValueError, match='radius'): Ball(-1.0)
+    with pytest.raises(ValueError, match='radius'): Ball(math.nan)
     with pytest.raises(ValueError, match='L'): clip_rows([[3.0, 4.0]], math.nan)
     with pytest.raises(ValueError, match='G'): clip_rows([3.0, 4.0], 1.0)
-    np.testing.assert_allclose(project_ball([3.0, 4.0], 1.0), [0.6, 0.8])
+    np.testing.assert_allclose(Ball(1.0)([3.0, 4.0]), [0.6, 0.8])
 
 def test_sco_sizes_in_log_space():
     "pagd_batch: beta*D underflowed to 0 (ZeroDivisionError); psgd_batch: ceil(inf) (OverflowError) at subnormal eps;"
@@ -309,7 +310,8 @@ def test_pnsgd_helpers_validate():
     "lipschitz_constants/minimize_risk took NaN data silently; minimize_risk on X = 0 gave 0/0 = NaN; make_data drew"
     " the data before rejecting a bad kind, and asked for n*d numbers however many."
     from shuffle_privacy.core import ResourceLimitError
-    from shuffle_privacy.algorithms.pnsgd import lipschitz_constants, minimize_risk, make_data, SquaredLoss, Ball
+    from shuffle_privacy.algorithms.pnsgd import minimize_risk, make_data
+    from shuffle_privacy.algorithms.losses import lipschitz_constants, SquaredLoss, Ball
     with pytest.raises(ValueError, match='X'): lipschitz_constants(SquaredLoss(), [[math.nan]], [1.0], Ball())
     with pytest.raises(ValueError, match='X'): minimize_risk(SquaredLoss(), [[math.nan]], [1.0], Ball())
     np.testing.assert_array_equal(minimize_risk(SquaredLoss(), np.zeros((3, 2)), np.ones(3), Ball()), [0.0, 0.0])
@@ -320,7 +322,7 @@ def test_online_schedule_C1_reaches_a_reachable_target():
     "The calibration through the online limit: the returned C1 meets the target (the limit was wrong at large C1)."
     from shuffle_privacy.mechanisms.iteration import online_laplace_delta
     from shuffle_privacy.mechanisms.schedules import online_schedule_C1
-    kw = dict(eps=1.0, i=10, L=1.0, eta=0.1, alpha=1.5, C2=1.0, a=0.0, b=1.0, beta=1.0, rho=0.5)
+    kw = dict(epsilon=1.0, i=10, L=1.0, eta=0.1, alpha=1.5, C2=1.0, a=0.0, b=1.0, beta=1.0, rho=0.5)
     target = online_laplace_delta(C1=1.0, **kw)[1]
-    C1 = online_schedule_C1(target, noise='laplace', **kw)
+    C1 = online_schedule_C1(delta=target, noise='laplace', **kw)
     assert C1 <= 1.0 + 1e-8 and online_laplace_delta(C1=C1, **kw)[1] <= target

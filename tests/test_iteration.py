@@ -195,22 +195,22 @@ def test_schedule_deltas_match_mpmath(n):
     v = 1/(2*mp.mpf('0.1')*mp.log(mp.mpf(n)/mp.mpf(10)**5 + 2))
     mA, mB = m_lap_AB(1, 10, v, '0.1', 0, 1, '0.5', 0)
     ref = mA*(1 - mB**n)/(n*(1 - mB))
-    assert rel(laplace_schedule_delta(n, eps=1, **lap), ref) < 1e-11
+    assert rel(laplace_schedule_delta(n, epsilon=1, **lap), ref) < 1e-11
     gau = dict(L=10, beta=0.5, rho=0, eta=0.1, diameter=1, C1=1e5, C2=100)
     x = mp.mpf(n)**2/(2*mp.mpf(10)**10*mp.pi) + 100
     sig = 1/(2*mp.mpf('0.1')*mp.sqrt(mp.lambertw(x)))
     mA = m_theta(1, 20/sig)
     m1B = m_one_minus_theta(1, 1/(mp.mpf('0.1')*sig))
     ref = mA*(1 - (1 - m1B)**n)/(n*m1B)
-    assert rel(gaussian_schedule_delta(n, eps=1, **gau), ref) < 1e-11
+    assert rel(gaussian_schedule_delta(n, epsilon=1, **gau), ref) < 1e-11
 
 def test_schedule_deltas_converge_to_delta_star():
     lap = dict(L=10, beta=0.5, rho=0, eta=0.1, a=0, b=1, C1=1e5, C2=2)
-    gap = [abs(laplace_schedule_delta(n, eps=1, **lap) - laplace_delta_star(1e5, 1)) for n in (1e8, 1e10, 1e12)]
+    gap = [abs(laplace_schedule_delta(n, epsilon=1, **lap) - laplace_delta_star(1e5, 1)) for n in (1e8, 1e10, 1e12)]
     assert gap[0] > gap[1] > gap[2] and gap[2] < 1e-10
     gau = dict(L=10, beta=0.5, rho=0, eta=0.1, diameter=1, C1=1e5, C2=100)
     ns = [10**k for k in (20, 40, 80)]
-    gg = [abs(gaussian_schedule_delta(n, eps=1, **gau) - gaussian_delta_star(1e5, 1)) for n in ns]
+    gg = [abs(gaussian_schedule_delta(n, epsilon=1, **gau) - gaussian_delta_star(1e5, 1)) for n in ns]
     assert gg[0] > gg[1] > gg[2]
     # O(1/log n): doubling log n should roughly halve the gap
     assert 0.3 < gg[2]/gg[1] < 0.7
@@ -389,7 +389,7 @@ OG = dict(i=100, L=10, eta=0.01, alpha=1.5, C1=100, C2=100, diameter=1, beta=0.5
     (lambda: online_gaussian_delta(1.0, **{**OG, 'alpha': 0.5}), 'alpha'), (lambda: online_gaussian_delta(1.0, **{**OG, 'C1': -1}), 'C1'),
     (lambda: online_gaussian_delta(1.0, n=0, **OG), 'n must'), (lambda: online_gaussian_delta(1.0, **{**OG, 'diameter': 0}), 'diameter'),
     (lambda: online_gaussian_delta(1.0, **{**OG, 'eta': 0}), 'eta'), (lambda: online_gaussian_delta(1.0, **{**OG, 'L': 0}), 'L must'),
-    (lambda: gaussian_schedule_delta(10, eps=1, L=1, kind='x', **GS), 'kind'),
+    (lambda: gaussian_schedule_delta(10, epsilon=1, L=1, kind='x', **GS), 'kind'),
     (lambda: shuffled_delta_mc(0.5, 0.5, 3, i=5), 'i must'),
 ])
 def test_bad_input_raises_value_error(call, match):

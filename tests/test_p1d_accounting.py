@@ -24,14 +24,14 @@ def mp_hockey(m, p, k, eps):
                                        (3000, 0.49, -20, 2.0), (50, 0.2, 7, 6.0)])
 def test_matches_mpmath(m, p, k, eps):
     ref = mp_hockey(m, p, k, eps)
-    got = binomial_shift_log_delta(m, p, k, eps)
+    got = binomial_shift_log_delta(eps, m=m, p=p, k=k)
     if ref == 0: assert got == -math.inf or got < -700
     else: assert abs(got - float(mp.log(ref))) <= 1e-9*max(1, abs(float(mp.log(ref))))
 
 def test_tiny_delta_in_log_space():
     "Far in the tail the profile is far below 1e-300 and must not underflow to -inf or NaN."
     ref = mp_hockey(2000, 0.5, 1, 0.3)
-    got = binomial_shift_log_delta(2000, 0.5, 1, 0.3)
+    got = binomial_shift_log_delta(0.3, m=2000, p=0.5, k=1)
     assert abs(got - float(mp.log(ref))) < 1e-8*abs(float(mp.log(ref)))
     for m, k, eps in [(400, 2, 1.5), (100, 1, 2.5)]:
         ref = float(mp.log(max(mp_hockey(m, 0.5, k, eps), mp_hockey(m, 0.5, -k, eps))))
@@ -41,14 +41,14 @@ def test_tiny_delta_in_log_space():
 @pytest.mark.parametrize('n,eps,delta', [(4, 2.0, 0.1), (4, 2.0, 1e-3), (25, 1.0, 1e-3), (100, 0.5, 1e-6)])
 def test_exact_epsilon_is_tight_and_valid(n, eps, delta):
     g, b, p = p1d_params(n, eps, delta)
-    e = p1d_exact_epsilon(delta, b*n, p, g, tol=1e-7)
+    e = p1d_exact_epsilon(delta, m=b*n, p=p, g=g, tol=1e-7)
     assert e < p1d_epsilon(eps, g, 1.0)                     # exact beats the lemma
     if b*n <= 4000:                                          # independent check with mpmath
         assert max(mp_hockey(b*n, p, g, e), mp_hockey(b*n, p, -g, e)) <= delta
         if e > 0: assert max(mp_hockey(b*n, p, g, e - 1e-5), mp_hockey(b*n, p, -g, e - 1e-5)) > delta
         else: assert max(mp_hockey(b*n, p, g, 0), mp_hockey(b*n, p, -g, 0)) <= delta   # already (0, delta)-DP
     else:
-        assert p1d_exact_delta(e, b*n, p, g) <= delta < p1d_exact_delta(max(e - 1e-5, 0), b*n, p, g)
+        assert p1d_exact_delta(e, m=b*n, p=p, g=g) <= delta < p1d_exact_delta(max(e - 1e-5, 0), m=b*n, p=p, g=g)
 
 def test_worst_shift_is_g():
     "Monotone likelihood ratio: H(N || N+k) increases with |k| (each sign separately), so +-g is the worst case."
@@ -59,7 +59,7 @@ def test_worst_shift_is_g():
 
 def test_min_b_is_minimal():
     n, g, eps, delta = 9, 3, 1.0, 1e-4
-    b = p1d_min_b(n, g, eps, delta)
+    b = p1d_min_b(n, eps, delta, g=g)
     assert max(mp_hockey(b*n, 0.5, g, eps), mp_hockey(b*n, 0.5, -g, eps)) <= delta
     assert max(mp_hockey((b - 1)*n, 0.5, g, eps), mp_hockey((b - 1)*n, 0.5, -g, eps)) > delta
     gx, bx, px = p1d_exact_params(100, 1.2, 1e-6)
@@ -73,39 +73,39 @@ def test_profile_properties(m, p, g, eps):
     assert 0 <= d2 <= d1 <= 1 + 1e-12
     # more noise trials: no worse (post-processing). Below ~1e-100 the value is an upper bound dominated by the tail
     # mass added beyond 25 standard deviations, so monotonicity is only checked above that level.
-    if d1 > 1e-100: assert d1 >= p1d_exact_delta(eps, m + 1, p, g)*(1 - 1e-9)
+    if d1 > 1e-100: assert d1 >= p1d_exact_delta(eps, m=m + 1, p=p, g=g)*(1 - 1e-9)
 
 def test_bad_input():
     with pytest.raises(ValueError, match='m must be an integer'): ShiftedBinomialProfile(0, 0.3, 1)
     with pytest.raises(ValueError, match='p must be in'): ShiftedBinomialProfile(10, 1.0, 1)
     with pytest.raises(ValueError, match='shift must be an integer'): ShiftedBinomialProfile(10, 0.3, -1)
-    with pytest.raises(ValueError, match='eps must be in'): binomial_shift_log_delta(10, 0.3, 1, -0.1)
-    with pytest.raises(ValueError, match='delta must be in'): p1d_exact_epsilon(0.0, 10, 0.3, 1)
-    with pytest.raises(ValueError, match='p must be in'): p1d_min_b(10, 3, 1.0, 1e-6, p=0.7)
+    with pytest.raises(ValueError, match='epsilon must be in'): binomial_shift_log_delta(-0.1, m=10, p=0.3, k=1)
+    with pytest.raises(ValueError, match='delta must be in'): p1d_exact_epsilon(0.0, m=10, p=0.3, g=1)
+    with pytest.raises(ValueError, match='p must be in'): p1d_min_b(10, 1.0, 1e-6, g=3, p=0.7)
     with pytest.raises(ValueError, match='n must be an integer'): p1d_exact_params(0, 1.0, 1e-6)
 
 
 def test_epsilon_below_the_infinite_loss_floor_is_inf():
     "Bin(100, 1/2) vs a shift by 10: outputs 0..9 have infinite loss, mass P[N < 10] ~ 1.5e-17; below it no finite eps exists."
     floor = float(stats.binom.cdf(9, 100, 0.5))
-    assert p1d_exact_epsilon(1e-300, 100, 0.5, 10) == math.inf
-    assert p1d_exact_epsilon(floor / 2, 100, 0.5, 10) == math.inf
-    e = p1d_exact_epsilon(floor * 2, 100, 0.5, 10)
-    assert math.isfinite(e) and p1d_exact_delta(e, 100, 0.5, 10) <= floor * 2
+    assert p1d_exact_epsilon(1e-300, m=100, p=0.5, g=10) == math.inf
+    assert p1d_exact_epsilon(floor / 2, m=100, p=0.5, g=10) == math.inf
+    e = p1d_exact_epsilon(floor * 2, m=100, p=0.5, g=10)
+    assert math.isfinite(e) and p1d_exact_delta(e, m=100, p=0.5, g=10) <= floor * 2
 
 def test_epsilon_tol_clamped_to_float_resolution_negative_refused():
     "tol = 0 means: as tight as floats allow (clamped, never looped on); a negative tol is refused."
-    e = p1d_exact_epsilon(1e-3, 100, 0.5, 10, tol=0.0)
-    assert e == pytest.approx(p1d_exact_epsilon(1e-3, 100, 0.5, 10), abs=1e-8)
-    with pytest.raises(ValueError, match='tol must be in'): p1d_exact_epsilon(1e-3, 100, 0.5, 10, tol=-1.0)
+    e = p1d_exact_epsilon(1e-3, m=100, p=0.5, g=10, tol=0.0)
+    assert e == pytest.approx(p1d_exact_epsilon(1e-3, m=100, p=0.5, g=10), abs=1e-8)
+    with pytest.raises(ValueError, match='tol must be in'): p1d_exact_epsilon(1e-3, m=100, p=0.5, g=10, tol=-1.0)
 
 def test_huge_m_switches_method_instead_of_exhausting_memory():
     "Contract item 4: the profile switches to two CDF values; the PLD, which needs the pmf, refuses and names the profile."
     from shuffle_privacy.core import ResourceLimitError
     from shuffle_privacy.mechanisms.p1d_accounting import p1d_pld
-    d = p1d_exact_delta(1.0, 10**15, 0.5, 10)
+    d = p1d_exact_delta(1.0, m=10**15, p=0.5, g=10)
     assert 0.0 <= d <= 1e-300                     # shift 10 against sd 1.6e7: nothing to see (an upper bound)
-    assert p1d_exact_delta(1.0, 100, 0.5, 10**9) == 1.0   # a shift beyond the support: disjoint, delta = 1
+    assert p1d_exact_delta(1.0, m=100, p=0.5, g=10**9) == 1.0   # a shift beyond the support: disjoint, delta = 1
     with pytest.raises(ResourceLimitError, match='instead'):
         p1d_pld(10**15, 0.5, 10)
 
@@ -155,4 +155,4 @@ def test_cdf_route_agrees_with_the_window_sum(m, p, k):
 def test_p1d_exact_params_at_n_1e8_is_exact_at_the_boundary():
     from shuffle_privacy.mechanisms.p1d_accounting import p1d_exact_params, p1d_exact_delta
     g, b, p = p1d_exact_params(10**8, 1.0, 1e-6)
-    assert p1d_exact_delta(1.0, b*10**8, p, g) <= 1e-6 < p1d_exact_delta(1.0, (b - 1)*10**8, p, g)
+    assert p1d_exact_delta(1.0, m=b*10**8, p=p, g=g) <= 1e-6 < p1d_exact_delta(1.0, m=(b - 1)*10**8, p=p, g=g)

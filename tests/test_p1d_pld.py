@@ -9,7 +9,7 @@ from shuffle_privacy.accounting.pld import PldAccountant, pld_of
 def test_interval_contains_exact_profile(m, p, g):
     pair = p1d_pld(m, p, g, 1e-4)
     for e in (0.0, 0.1, 0.5, 1.5):
-        ex = p1d_exact_delta(e, m, p, g)
+        ex = p1d_exact_delta(e, m=m, p=p, g=g)
         lo, up = pair.delta_bounds(e)
         assert lo <= ex*(1 + 1e-9) + 1e-15 and ex <= up*(1 + 1e-9) + 1e-15
 
@@ -28,7 +28,7 @@ def test_two_rounds_against_enumeration(m, p, g):
             ex = max(ex, float(np.maximum(np.outer(P, P) - math.exp(e)*np.outer(Q, Q), 0).sum()))
         lo, up = pair.delta_bounds(e)
         assert lo <= ex*(1 + 1e-9) + 1e-14 and ex <= up*(1 + 1e-9) + 1e-14
-        assert ex >= p1d_exact_delta(e, 2*m, p, 2*g)*(1 - 1e-9)    # the summed counts are a post-processing
+        assert ex >= p1d_exact_delta(e, m=2*m, p=p, g=2*g)*(1 - 1e-9)    # the summed counts are a post-processing
 
 def test_pvec_is_composition_of_coordinates():
     a = PldAccountant().compose(PVECEvent(num_users=100, coordinates=5, g=10, b=20, p=0.5)).get_epsilon(1e-6)

@@ -7,8 +7,8 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 from scipy import optimize, stats
 
-from shuffle_privacy.algorithms.pnsgd import (Ball, Interval, SquaredLoss, LogisticLoss, make_data, pnsgd, minimize_risk,
-                                   lipschitz_constants, figure1)
+from shuffle_privacy.algorithms.pnsgd import make_data, pnsgd, minimize_risk, figure1
+from shuffle_privacy.algorithms.losses import Ball, Interval, SquaredLoss, LogisticLoss, lipschitz_constants
 
 vec = arrays(np.float64, 3, elements=st.floats(-1e3, 1e3))
 radius = st.floats(1e-3, 1e3)

@@ -24,7 +24,7 @@ def test_laplace_online_closed_form_matches_mpmath(T, eps, alpha, C1, C2):
         k = mp.mpf(C1)*mp.e**(mp.mpf(eps)/2)
         g = lambda x: mp.log1p(-k/(x**mp.mpf(alpha) + mp.mpf(C1)*C2))   # log(1 - y), without losing tiny y
         ref = mquad_tail(g, T, alpha)
-        got = laplace_online_log_integral(T, eps=eps, alpha=alpha, C1=C1, C2=C2)
+        got = laplace_online_log_integral(T, epsilon=eps, alpha=alpha, C1=C1, C2=C2)
         assert abs(got - ref) <= 1e-11*abs(ref)
 
 def test_calibrate_gaussian_sigma_is_certified_and_tight():
@@ -44,7 +44,7 @@ def test_calibrate_laplace_scale_is_certified_and_tight():
 @given(d=st.floats(1e-12, 0.999), eps=st.floats(0, 5))
 @settings(max_examples=60, deadline=None)
 def test_schedule_C1_inverts_delta_star(d, eps):
-    C1g, C1l = gaussian_schedule_C1(d, eps=eps), laplace_schedule_C1(d, eps=eps)
+    C1g, C1l = gaussian_schedule_C1(eps, d), laplace_schedule_C1(eps, d)
     assert gaussian_delta_star(C1g, eps) <= d and laplace_delta_star(C1l, eps) <= d
     assert gaussian_delta_star(C1g*(1 - 1e-10), eps) > d*(1 - 1e-12)
 
@@ -53,15 +53,15 @@ def test_delta_star_inverse_matches_mpmath_root(d):
     with mp.workdps(50):
         ref = mp.findroot(lambda c: (1 - mp.e**(-c))/c - d, 1/mp.mpf(d) if d < 0.5 else 1)
         assert abs(delta_star_c_closed_form(d) - ref) <= 1e-12*ref
-        assert abs(gaussian_schedule_C1(d, eps=0.0) - ref/2) <= 1e-12*ref
+        assert abs(gaussian_schedule_C1(0.0, d) - ref/2) <= 1e-12*ref
 
 def test_schedule_C1_at_finite_n_meets_the_target():
     gs = dict(L=10, C2=100, eta=0.1, diameter=1, beta=0.5, rho=0)
-    C1 = gaussian_schedule_C1(1e-5, eps=1.0, n=10**6, **gs)
-    assert gaussian_schedule_delta(10**6, eps=1.0, C1=C1, **gs) <= 1e-5 < gaussian_schedule_delta(10**6, eps=1.0, C1=C1*(1 - 1e-9), **gs)
+    C1 = gaussian_schedule_C1(1.0, 1e-5, n=10**6, **gs)
+    assert gaussian_schedule_delta(10**6, epsilon=1.0, C1=C1, **gs) <= 1e-5 < gaussian_schedule_delta(10**6, epsilon=1.0, C1=C1*(1 - 1e-9), **gs)
     ls = dict(L=10, C2=2, eta=0.1, a=0, b=1, beta=0.5, rho=0)
-    C1 = laplace_schedule_C1(1e-4, eps=1.0, n=10**5, **ls)
-    assert laplace_schedule_delta(10**5, eps=1.0, C1=C1, **ls) <= 1e-4
+    C1 = laplace_schedule_C1(1.0, 1e-4, n=10**5, **ls)
+    assert laplace_schedule_delta(10**5, epsilon=1.0, C1=C1, **ls) <= 1e-4
 
 def test_fit_rate_recovers_known_power_and_log_rates():
     n = np.logspace(2, 8, 20)
@@ -70,16 +70,16 @@ def test_fit_rate_recovers_known_power_and_log_rates():
     assert r2 > 1 - 1e-12
 
 @pytest.mark.parametrize('call,match', [
-    (lambda: laplace_online_log_integral(0.5, eps=1, alpha=1.5, C1=100, C2=100), 'T must'),
-    (lambda: laplace_online_log_integral(10, eps=1, alpha=1.0, C1=100, C2=100), 'alpha'),
-    (lambda: laplace_online_log_integral(10, eps=1, alpha=1.5, C1=0, C2=100), 'C1'),
-    (lambda: laplace_online_log_integral(1, eps=1, alpha=1.5, C1=100, C2=0), 'C2 too small'),
+    (lambda: laplace_online_log_integral(0.5, epsilon=1, alpha=1.5, C1=100, C2=100), 'T must'),
+    (lambda: laplace_online_log_integral(10, epsilon=1, alpha=1.0, C1=100, C2=100), 'alpha'),
+    (lambda: laplace_online_log_integral(10, epsilon=1, alpha=1.5, C1=0, C2=100), 'C1'),
+    (lambda: laplace_online_log_integral(1, epsilon=1, alpha=1.5, C1=100, C2=0), 'C2 too small'),
     (lambda: calibrate_gaussian_sigma(1.0, delta=1.0, n=10, L=1, eta=0.1, diameter=1, beta=0.5, rho=0), 'delta'),
     (lambda: calibrate_gaussian_sigma(1.0, delta=0.1, n=0, L=1, eta=0.1, diameter=1, beta=0.5, rho=0), 'n must'),
     (lambda: calibrate_gaussian_sigma(-1.0, delta=0.1, n=5, L=1, eta=0.1, diameter=1, beta=0.5, rho=0), 'eps'),
     (lambda: calibrate_laplace_scale(1.0, delta=0.1, n=5, L=1, eta=0.1, a=1, b=0, beta=0.5, rho=0), 'b must'),
-    (lambda: gaussian_schedule_C1(0.0, eps=1.0), 'delta'), (lambda: laplace_schedule_C1(0.5, eps=-1.0), 'eps'),
-    (lambda: gaussian_schedule_C1(3e-6, eps=1.0, n=10**6, L=10, C2=100, eta=0.1, diameter=1, beta=0.5, rho=0), 'not reachable'),
+    (lambda: gaussian_schedule_C1(1.0, 0.0), 'delta'), (lambda: laplace_schedule_C1(-1.0, 0.5), 'eps'),
+    (lambda: gaussian_schedule_C1(1.0, 3e-6, n=10**6, L=10, C2=100, eta=0.1, diameter=1, beta=0.5, rho=0), 'not reachable'),
     (lambda: delta_star_c_closed_form(1.5), 'delta_star'),
 ])
 def test_bad_input(call, match):
@@ -89,11 +89,11 @@ def test_online_schedule_C1_certified():
     from shuffle_privacy.mechanisms.schedules import online_schedule_C1
     from shuffle_privacy.mechanisms.iteration import online_laplace_delta
     onl = dict(i=100, L=10, eta=0.01, alpha=1.5, C2=100, beta=0.5, rho=0, a=0, b=1)
-    C1 = online_schedule_C1(1e-6, noise='laplace', eps=1.0, **onl)
+    C1 = online_schedule_C1(1.0, 1e-6, noise='laplace', **onl)
     assert online_laplace_delta(1.0, C1=C1, **onl)[1] <= 1e-6 < online_laplace_delta(1.0, C1=C1*(1 - 1e-7), **onl)[1]
-    C1n = online_schedule_C1(1e-6, noise='laplace', eps=1.0, n=5000, **onl)
+    C1n = online_schedule_C1(1.0, 1e-6, noise='laplace', n=5000, **onl)
     assert online_laplace_delta(1.0, C1=C1n, n=5000, **onl) <= 1e-6 and C1n > C1
-    with pytest.raises(ValueError, match='noise must be'): online_schedule_C1(1e-6, noise='x', eps=1.0, **onl)
+    with pytest.raises(ValueError, match='noise must be'): online_schedule_C1(1.0, 1e-6, noise='x', **onl)
 
 def test_shuffled_epsilon_certified_and_inverse_of_sigma_calibration():
     from shuffle_privacy.mechanisms.schedules import shuffled_epsilon
@@ -113,5 +113,5 @@ def test_schedule_C1_tiny_delta(d):
     "The geometric bisection took sqrt(lo*hi), which overflows to inf for brackets near 1e300 (ValueError blaming C1 = inf)."
     from shuffle_privacy.mechanisms.iteration import gaussian_delta_star, laplace_delta_star
     for f, star in ((gaussian_schedule_C1, gaussian_delta_star), (laplace_schedule_C1, laplace_delta_star)):
-        C1 = f(d, eps=1.0)
+        C1 = f(1.0, d)
         assert math.isfinite(C1) and star(C1, 1.0) <= d < star(C1*(1 - 1e-12), 1.0)

@@ -7,8 +7,11 @@ from scipy import optimize
 
 from shuffle_privacy.algorithms.sco import (AbsoluteLoss, HingeLoss, LogisticLoss, MoreauEnvelope, Regularized, SquaredLoss,
                                  _private_mean_grad, clip_rows, make_problem, pagd, pan_private_acsa, pgd, pgd_privacy,
-                                 pgd_round_budget, pgd_rounds, phased, project_ball, psgd, psgd_batch, smoothed_pagd,
+                                 pgd_round_budget, pgd_rounds, phased, psgd, psgd_batch, smoothed_pagd,
                                  smoothing_beta, pagd_batch)
+from shuffle_privacy.algorithms.losses import Ball
+
+def project_ball(theta, R): return Ball(R)(theta)   # the one projection type of the package
 
 def _data(seed, n=8, d=3):
     rng = np.random.default_rng(seed)
@@ -60,6 +63,9 @@ def test_moreau_envelope_lemma_4_6(base, beta):
         assert np.all(fb2 >= fb + (g1 @ (th2 - th)) - 1e-9)
 
 def test_projection_and_clipping():
+    assert isinstance(make_problem('least_squares', d=2, n_eval=10).loss, __import__('shuffle_privacy').algorithms.losses.Loss)
+    with pytest.raises(ValueError, match='SquaredLoss needs R'): psgd(SquaredLoss(), np.ones((4, 2)), np.ones(4), 1.0, 1e-3)
+    with pytest.raises(ValueError, match='loss must be'): pagd('squared', np.ones((4, 2)), np.ones(4), 1.0, 1e-3)
     assert np.allclose(project_ball([3.0, 4.0], 1.0), [0.6, 0.8])
     assert np.allclose(project_ball([0.3, 0.4], 1.0), [0.3, 0.4])
     G = clip_rows(np.array([[3.0, 4.0], [0.1, 0.0]]), 1.0)
@@ -150,11 +156,11 @@ def test_pgd_budget_can_exceed_eps_for_large_eps():
 def test_bad_inputs():
     P = make_problem('least_squares', d=2)
     X, y = P.sample(100, np.random.default_rng(0)); rng = np.random.default_rng(1)
-    with pytest.raises(ValueError, match='eps must be in'): psgd(P.loss, X, y, 0.0, 1e-3, rng)
+    with pytest.raises(ValueError, match='epsilon must be in'): psgd(P.loss, X, y, 0.0, 1e-3, rng)
     with pytest.raises(ValueError, match='delta must be in'): pagd(P.loss, X, y, 1.0, 0.6, rng)
     with pytest.raises(ValueError, match='b must be an integer'): psgd(P.loss, X, y, 1.0, 1e-3, rng, b=1000)
     with pytest.raises(ValueError, match='smooth loss'): pagd(HingeLoss(1.0), X, np.sign(y), 1.0, 1e-3, rng)
-    with pytest.raises(ValueError, match='eps must be in'): pan_private_acsa(P.loss, X, y, 1.5, 1e-3, rng)
+    with pytest.raises(ValueError, match='epsilon must be in'): pan_private_acsa(P.loss, X, y, 1.5, 1e-3, rng)
     with pytest.raises(ValueError, match='lam must be in'): phased(P.loss, X, y, 1.0, 1e-3, rng)
     with pytest.raises(ValueError, match='kind must be'): make_problem('svm')
     with pytest.raises(ValueError, match='R must be in'): LogisticLoss(-1.0)
@@ -193,9 +199,9 @@ def test_moreau_needs_prox_and_value_rows():
     (lambda: smoothing_beta(10, 0.0, 1.0, 1.0), 'V must be in'),
     (lambda: pgd_round_budget(1.0, 1e-5, 0), 'T must be an integer in'),
     (lambda: pgd_round_budget(1.0, 2.0, 3), 'delta must be in'),
-    (lambda: pgd_round_budget(-1.0, 1e-5, 3), 'eps must be in'),
+    (lambda: pgd_round_budget(-1.0, 1e-5, 3), 'epsilon must be in'),
     (lambda: pgd_rounds(0, 10, 1.0, 1e-5), 'n must be an integer in'),
-    (lambda: pgd_rounds(100, 10, 0.0, 1e-5), 'eps must be in'),
+    (lambda: pgd_rounds(100, 10, 0.0, 1e-5), 'epsilon must be in'),
     (lambda: pgd_rounds(100, -1, 1.0, 1e-5, 1.0, False), 'd must be an integer in'),
     (lambda: pgd_privacy(1.0, 0.0, 3), 'delta must be in'),
     (lambda: psgd_batch(100, 3, 1.0, 1e-5, 0.0), 'L must be in'),

@@ -34,10 +34,10 @@ def test_p1d_params_properties(n, eps, delta):
     assert 90*g*g*math.log(2/delta)/((b - 1)*eps*eps*n) >= 0.5 - 1e-12 if b > 1 else True
 
 @pytest.mark.parametrize('args,msg', [((0, 1.0, 0.1), 'n must be an integer'), ((2.5, 1.0, 0.1), 'n must be an integer'),
-                                      ((5, 0.0, 0.1), 'eps must be in (0, 15]'), ((5, -1.0, 0.1), 'eps must be in'),
-                                      ((5, 16.0, 0.1), 'eps must be in (0, 15]'), ((5, 1.0, 0.0), 'delta must be in (0, 0.5)'),
+                                      ((5, 0.0, 0.1), 'epsilon must be in (0, 15]'), ((5, -1.0, 0.1), 'epsilon must be in'),
+                                      ((5, 16.0, 0.1), 'epsilon must be in (0, 15]'), ((5, 1.0, 0.0), 'delta must be in (0, 0.5)'),
                                       ((5, 1.0, 0.5), 'delta must be in (0, 0.5)'), ((5, 1.0, float('nan')), 'delta must be'),
-                                      ((5, 'a', 0.1), 'eps must be')])
+                                      ((5, 'a', 0.1), 'epsilon must be')])
 def test_p1d_params_bad_input(args, msg):
     with pytest.raises(ValueError, match=msg.replace('(', r'\(').replace(')', r'\)').replace('[', r'\[').replace(']', r'\]')):
         p1d_params(*args)
@@ -62,7 +62,7 @@ def test_lemma_3_1_holds_exactly(n, eps, delta):
 def test_p1d_epsilon_and_robust():
     assert p1d_epsilon(1.0, 4, 2.0, dx=1.0) == pytest.approx(1.0)
     assert p1d_robust_epsilon(0.5, 1/3, 4, 1.0) == pytest.approx(1.5*1.5)
-    with pytest.raises(ValueError, match='eps must be in'): p1d_robust_epsilon(2.0, 0.5, 4, 1.0)
+    with pytest.raises(ValueError, match='epsilon must be in'): p1d_robust_epsilon(2.0, 0.5, 4, 1.0)
     with pytest.raises(ValueError, match='g must be an integer'): p1d_robust_epsilon(0.5, 0.5, 2, 1.0)
     with pytest.raises(ValueError, match='dx must be in'): p1d_epsilon(1.0, 4, 1.0, dx=2.0)
 
@@ -133,9 +133,9 @@ def test_pvec_params_follow_theorem_3_2():
     prm = pvec_params(1000, 50, 1.0, 1e-5, 2.0)
     gamma = 1e-5/51
     assert prm.gamma == pytest.approx(gamma) and prm.delta_hat == pytest.approx(gamma)
-    assert prm.eps_hat == pytest.approx(1.0/(18*math.sqrt(math.log(1/gamma))))
+    assert prm.epsilon_hat == pytest.approx(1.0/(18*math.sqrt(math.log(1/gamma))))
     assert prm.g == max(32, 8, 4)
-    assert (prm.g, prm.b, prm.p) == __import__('shuffle_privacy.mechanisms.summation', fromlist=['x']).p1d_params(1000, prm.eps_hat, gamma, g=prm.g)
+    assert (prm.g, prm.b, prm.p) == __import__('shuffle_privacy.mechanisms.summation', fromlist=['x']).p1d_params(1000, prm.epsilon_hat, gamma, g=prm.g)
     assert pvec_params(3, 50, 1.0, 1e-5, 2.0).g == 8 and pvec_params(1, 1, 1.0, 1e-5, 2.0).g == 4
 
 def test_pvec_composition_inequalities_of_the_proof():
@@ -146,10 +146,10 @@ def test_pvec_composition_inequalities_of_the_proof():
         for _ in range(50):
             x, xp = _unit_rows(rng, 2, d)
             a = np.abs(x - xp)
-            ej = prm.eps_hat*(2/prm.g + a/(2*prm.Delta2))
-            assert (ej**2).sum() <= 9*prm.eps_hat**2*(1 + 1e-12)
+            ej = prm.epsilon_hat*(2/prm.g + a/(2*prm.Delta2))
+            assert (ej**2).sum() <= 9*prm.epsilon_hat**2*(1 + 1e-12)
             ep = (ej*np.expm1(ej)).sum() + 2*math.sqrt(math.log(1/prm.gamma)*(ej**2).sum())
-            assert ep <= prm.eps
+            assert ep <= prm.epsilon
 
 def test_pvec_unbiased_and_variance():
     rng = np.random.default_rng(9)
@@ -190,7 +190,7 @@ def test_pvec_bad_input():
     pvec_sum(X, 1.0, 1e-3, 1.0, rng)  # norm exactly 1 is fine
     with pytest.raises(ValueError, match='l2 norm <= Delta2'): pvec_sum(X*1.001, 1.0, 1e-3, 1.0, rng)
     with pytest.raises(ValueError, match='Delta2 must be in'): pvec_sum(X, 1.0, 1e-3, 0.0, rng)
-    with pytest.raises(ValueError, match='eps must be in'): pvec_sum(X, 0.0, 1e-3, 1.0, rng)
+    with pytest.raises(ValueError, match='epsilon must be in'): pvec_sum(X, 0.0, 1e-3, 1.0, rng)
     with pytest.raises(ValueError, match='delta must be in'): pvec_sum(X, 1.0, 0.5, 1.0, rng)
     with pytest.raises(ValueError, match='X must have 2 dimension'): pvec_sum(X[0], 1.0, 1e-3, 1.0, rng)
     with pytest.raises(ValueError, match='X must contain only finite'): pvec_sum(X*np.nan, 1.0, 1e-3, 1.0, rng)

@@ -16,7 +16,7 @@ from shuffle_privacy.mechanisms.iteration import (
 from ..mechanisms.schedules import fit_rate
 
 # %% ../../nbs/40_iteration_figures.ipynb #818f7d83
-def plot_iteration_explorer(eps:float=1.0, n:float=1e6, eta:float=0.1, L:float=10.0, D:float=1.0, C1:float=1e3,
+def plot_iteration_explorer(epsilon:float=1.0, n:float=1e6, eta:float=0.1, L:float=10.0, D:float=1.0, C1:float=1e3,
                             alpha:float=1.5, C2:float=100.0, beta:float=0.5, rho:float=0.0, points:int=40,
                             online_max:int=10**6, # the online curve (an O(m) exact product) is drawn up to this m
                            ):
@@ -24,20 +24,20 @@ def plot_iteration_explorer(eps:float=1.0, n:float=1e6, eta:float=0.1, L:float=1
     n = int(round(n))
     ms = np.unique(np.logspace(1, math.log10(max(n, 11)), points).round().astype(np.int64))
     gs = dict(L=L, C1=C1, C2=C2, eta=eta, diameter=D, beta=beta, rho=rho)
-    sh = gaussian_schedule_delta(ms, eps=eps, kind='shuffled', **gs)
-    rs = gaussian_schedule_delta(ms, eps=eps, kind='stopped', **gs)
+    sh = gaussian_schedule_delta(ms, epsilon=epsilon, kind='shuffled', **gs)
+    rs = gaussian_schedule_delta(ms, epsilon=epsilon, kind='stopped', **gs)
     i = 100
     og = dict(i=i, L=L, eta=eta, alpha=alpha, C1=C1, C2=C2, diameter=D, beta=beta, rho=rho)
     mo = ms[(ms >= i) & (ms <= online_max)]
-    on = online_gaussian_delta(eps, n=mo, **og) if len(mo) else np.array([])
+    on = online_gaussian_delta(epsilon, n=mo, **og) if len(mo) else np.array([])
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(10, 3.6))
     ax.loglog(ms, sh, 'k-', label='shuffled (Thm 2), $\\sigma(m)$')
     ax.loglog(ms, rs, 'C1--', label='randomly stopped $A/(m(1-B))$')
-    ax.axhline(gaussian_delta_star(C1, eps), color='C2', lw=1, label='$\\delta^*_G$ (4.4)')
+    ax.axhline(gaussian_delta_star(C1, epsilon), color='C2', lw=1, label='$\\delta^*_G$ (4.4)')
     if len(mo): ax.loglog(mo, on, 'C0:', label=f'online, entry i={i}, $\\sigma_j$ (6.4)')
-    floor = max(1e-3*min(float(np.min(sh)), gaussian_delta_star(C1, eps)), 1e-300)
+    floor = max(1e-3*min(float(np.min(sh)), gaussian_delta_star(C1, epsilon)), 1e-300)
     ax.set_ylim(floor, 2.0)
-    ax.set(xlabel='dataset size m', ylabel='$\\delta$', title=f'$\\varepsilon$={eps:g}, $\\eta$={eta:g}, L={L:g}, D={D:g}, $C_1$={C1:g}')
+    ax.set(xlabel='dataset size m', ylabel='$\\delta$', title=f'$\\varepsilon$={epsilon:g}, $\\eta$={eta:g}, L={L:g}, D={D:g}, $C_1$={C1:g}')
     ax.legend(fontsize=7)
     ax2.loglog(ms, gaussian_sigma_schedule(ms, C1=C1, C2=C2, eta=eta, diameter=D, beta=beta, rho=rho), 'k-', label='$\\sigma(m)$, fixed for size m')
     M = contraction_factor(eta, beta, rho)
@@ -48,10 +48,10 @@ def plot_iteration_explorer(eps:float=1.0, n:float=1e6, eta:float=0.1, L:float=1
     plt.tight_layout(); plt.show()
 
 def iteration_explorer():
-    "ipywidgets explorer over eps, n, eta, L, D, C1 and alpha (runs `plot_iteration_explorer` on every change)."
+    "ipywidgets explorer over epsilon, n, eta, L, D, C1 and alpha (runs `plot_iteration_explorer` on every change)."
     from ipywidgets import interactive, FloatSlider, FloatLogSlider, fixed
     return interactive(plot_iteration_explorer,
-                       eps=FloatSlider(value=1.0, min=0.0, max=5.0, step=0.1, description='ε'),
+                       epsilon=FloatSlider(value=1.0, min=0.0, max=5.0, step=0.1, description='ε'),
                        n=FloatLogSlider(value=1e6, base=10, min=2, max=12, step=0.5, description='n'),
                        eta=FloatLogSlider(value=0.1, base=10, min=-3, max=0.5, step=0.1, description='η'),
                        L=FloatLogSlider(value=10, base=10, min=-1, max=2, step=0.1, description='L'),

@@ -20,15 +20,15 @@ from ..accounting.conversions import rdp_to_dp_growing
 from ..mechanisms.subsampled_checkin import checkin_rdp_exact, checkin_rdp_chernoff, _ssg_from_sg
 
 # %% ../../nbs/41_table1.ipynb #589e4da7
-def clones_epsilon(eps0:float, # local ε0 > 0
+def clones_epsilon(epsilon0:float, # local ε0 > 0
                    n:int, # number of shuffled users
                    delta:float, # the δ of the amplification theorem, in (0, 1)
                   )->float:
     "ε of Feldman–McMillan–Talwar 2021 (Thm 3.1/3.8) for n shuffled ε0-LDP reports; `inf` when ε0 > log(n/(16 log(2/δ)))."
-    eps0, n, delta = check_positive('eps0', eps0), check_int('n', n, lo=1), check_probability('delta', delta)
-    if eps0 > math.log(n/(16*math.log(2/delta))): return math.inf
-    a = math.expm1(eps0)/(math.exp(eps0) + 1)
-    return math.log1p(a*(8*math.sqrt(math.exp(eps0)*math.log(4/delta)/n) + 8*math.exp(eps0)/n))
+    epsilon0, n, delta = check_positive('epsilon0', epsilon0), check_int('n', n, lo=1), check_probability('delta', delta)
+    if epsilon0 > math.log(n/(16*math.log(2/delta))): return math.inf
+    a = math.expm1(epsilon0)/(math.exp(epsilon0) + 1)
+    return math.log1p(a*(8*math.sqrt(math.exp(epsilon0)*math.log(4/delta)/n) + 8*math.exp(epsilon0)/n))
 
 def gaussian_ldp_eps0(delta0:float, # local δ0 in (0, 1)
                       sigma:float, # noise standard deviation

@@ -160,13 +160,13 @@ def contraction_factor(eta:float, # learning rate, 0 < eta <= 2/(beta+rho)
     return math.sqrt(max(0.0, 1 - 2*eta*beta*rho/(beta + rho)))
 
 # %% ../../nbs/15_iteration.ipynb #ff1a2095
-def _check_eps(eps): return check_real('eps', eps, lo=0)
+def _check_eps(eps): return check_real('epsilon', eps, lo=0)
 
 def _pos_or_array(name, x):
     "A positive float, or a positive float array."
     return check_positive(name, x) if np.ndim(x) == 0 else check_array(name, x, lo=0, lo_open=True)
 
-def gaussian_constants(eps:float, # privacy parameter eps >= 0 (gamma = e^eps)
+def gaussian_constants(epsilon:float, # privacy parameter epsilon >= 0 (gamma = e^epsilon)
                        *,
                        L:float, # Lipschitz constant of the loss, L > 0
                        sigma, # noise standard deviation sigma > 0 (scalar or array)
@@ -176,17 +176,17 @@ def gaussian_constants(eps:float, # privacy parameter eps >= 0 (gamma = e^eps)
                        rho:float, # strong convexity, 0 <= rho <= beta
                       )->tuple:
     "(A, B) of Eq. (1.4) for Gaussian PNSGD on a convex K of diameter D; B is a `Contraction` carrying 1-B exactly."
-    eps = _check_eps(eps); L = check_positive('L', L); D = check_positive('diameter', diameter)
+    epsilon = _check_eps(epsilon); L = check_positive('L', L); D = check_positive('diameter', diameter)
     sigma = _pos_or_array('sigma', sigma)
     M = contraction_factor(eta, beta, rho)
     s = np.atleast_1d(sigma)
-    lA, lA1m = _log_theta_parts(eps, 2*L/s)
+    lA, lA1m = _log_theta_parts(epsilon, 2*L/s)
     A = np.where(lA1m < _LOG_HALF, -np.expm1(lA1m), np.exp(lA))
-    B = _contraction_from_parts(*_log_theta_parts(eps, M*D/(eta*s)))
+    B = _contraction_from_parts(*_log_theta_parts(epsilon, M*D/(eta*s)))
     if np.ndim(sigma) == 0: return float(A[0]), Contraction(float(B.B[0]), float(B.one_minus_B[0]))
     return A, B
 
-def laplace_constants(eps:float, # privacy parameter eps >= 0
+def laplace_constants(epsilon:float, # privacy parameter epsilon >= 0
                       *,
                       L:float, # Lipschitz constant of the loss, L > 0
                       v, # Laplace noise scale v > 0 (scalar or array)
@@ -197,15 +197,15 @@ def laplace_constants(eps:float, # privacy parameter eps >= 0
                       rho:float, # strong convexity, 0 <= rho <= beta
                      )->tuple:
     "(A, B) of Eq. (1.5) for Laplace PNSGD on the interval [a, b]; B is a `Contraction` carrying 1-B exactly."
-    eps = _check_eps(eps); L = check_positive('L', L)
+    epsilon = _check_eps(epsilon); L = check_positive('L', L)
     a = check_real('a', a); b = check_real('b', b)
     if not b > a: raise ValueError(f'b must be > a (K = [a, b] must be a proper interval); got a={a!r}, b={b!r}')
     v = _pos_or_array('v', v)
     M = contraction_factor(eta, beta, rho)
     vv = np.atleast_1d(v)
-    xA = eps/2 - L/vv
+    xA = epsilon/2 - L/vv
     A = np.where(xA < 0, -np.expm1(np.minimum(xA, 0.)), 0.0)
-    xB = eps/2 - M*(b - a)/(2*eta*vv)
+    xB = epsilon/2 - M*(b - a)/(2*eta*vv)
     B = _contraction_from_log1m(np.minimum(xB, 0.0))
     if np.ndim(v) == 0: return float(A[0]), Contraction(float(B.B[0]), float(B.one_minus_B[0]))
     return A, B
@@ -284,16 +284,16 @@ def shuffled_delta_mc(A, B, n:int, *, i:int=1, n_perm:int=10_000, rng=None)->tup
     return float(vals.mean()), float(vals.std(ddof=1)/math.sqrt(n_perm))
 
 # %% ../../nbs/15_iteration.ipynb #42bc2bf3
-def lemma8_leading(eps:float, *, c:float, sigma):
-    "Lemma 8's leading term for 1 - theta_{e^eps}(c/sigma): e^{eps/2} e^{-c^2/(8 sigma^2)} (4 sigma/c)/sqrt(2 pi)."
-    eps = _check_eps(eps); c = check_positive('c', c); sigma = _pos_or_array('sigma', sigma)
-    return _scalarize(np.exp(eps/2 - c*c/(8*np.asarray(sigma)**2) - _HALF_LOG_2PI)*4*np.asarray(sigma)/c)
+def lemma8_leading(epsilon:float, *, c:float, sigma):
+    "Lemma 8's leading term for 1 - theta_{e^epsilon}(c/sigma): e^{epsilon/2} e^{-c^2/(8 sigma^2)} (4 sigma/c)/sqrt(2 pi)."
+    epsilon = _check_eps(epsilon); c = check_positive('c', c); sigma = _pos_or_array('sigma', sigma)
+    return _scalarize(np.exp(epsilon/2 - c*c/(8*np.asarray(sigma)**2) - _HALF_LOG_2PI)*4*np.asarray(sigma)/c)
 
-def lemma8_remainder(eps:float, *, c:float, sigma):
-    "The O(sigma^3) term of Lemma 8: (1-theta(c/sigma)) sqrt(2 pi) e^{-eps/2} e^{c^2/(8 sigma^2)} - 4 sigma/c, computed exactly."
-    eps = _check_eps(eps); c = check_positive('c', c); sigma = _pos_or_array('sigma', sigma)
+def lemma8_remainder(epsilon:float, *, c:float, sigma):
+    "The O(sigma^3) term of Lemma 8: (1-theta(c/sigma)) sqrt(2 pi) e^{-epsilon/2} e^{c^2/(8 sigma^2)} - 4 sigma/c, computed exactly."
+    epsilon = _check_eps(epsilon); c = check_positive('c', c); sigma = _pos_or_array('sigma', sigma)
     s = np.asarray(sigma, dtype=float)
-    u, w = c/(2*s), eps*s/c
+    u, w = c/(2*s), epsilon*s/c
     # e^{-w²/2} R(x) with the Mills ratio R(x) = Q(x)/φ(x) = √(π/2) erfcx(x/√2). For x = u - w < 0, R(x) grows like
     # e^{x²/2} and the product e^{-w²/2}·R(x) is 0·inf at large w; there we use log R(x) = log Q(x) + x²/2 + log √(2π)
     # with -w²/2 + x²/2 = u(u - 2w)/2 (no cancellation, and negative since |x| < w). For x >= 0 erfcx is accurate.
@@ -393,40 +393,40 @@ def _delta_star(log_c):
     return -math.expm1(-c)/c
 
 def laplace_delta_star(C1, # C1 > 0 of the Laplace schedule (4.1)
-                       eps, # eps >= 0
+                       epsilon, # epsilon >= 0
                       )->float:
-    "delta*_L = (1 - exp(-C1 e^{eps/2}))/(C1 e^{eps/2}), the limit (4.2) of shuffled PNSGD under v(n)."
-    C1 = check_positive('C1', C1); eps = _check_eps(eps)
-    return _delta_star(math.log(C1) + eps/2)
+    "delta*_L = (1 - exp(-C1 e^{epsilon/2}))/(C1 e^{epsilon/2}), the limit (4.2) of shuffled PNSGD under v(n)."
+    C1 = check_positive('C1', C1); epsilon = _check_eps(epsilon)
+    return _delta_star(math.log(C1) + epsilon/2)
 
 def gaussian_delta_star(C1, # C1 > 0 of the Gaussian schedule (4.3)
-                        eps, # eps >= 0
+                        epsilon, # epsilon >= 0
                        )->float:
-    "delta*_G = (1 - exp(-2 C1 e^{eps/2}))/(2 C1 e^{eps/2}), the limit (4.4) of shuffled PNSGD under sigma(n)."
-    C1 = check_positive('C1', C1); eps = _check_eps(eps)
-    return _delta_star(_LOG2 + math.log(C1) + eps/2)
+    "delta*_G = (1 - exp(-2 C1 e^{epsilon/2}))/(2 C1 e^{epsilon/2}), the limit (4.4) of shuffled PNSGD under sigma(n)."
+    C1 = check_positive('C1', C1); epsilon = _check_eps(epsilon)
+    return _delta_star(_LOG2 + math.log(C1) + epsilon/2)
 
 # %% ../../nbs/15_iteration.ipynb #34c4862a
-def laplace_schedule_delta(n, *, eps, L, C1, C2, eta, a, b, beta, rho, kind='shuffled'):
+def laplace_schedule_delta(n, *, epsilon, L, C1, C2, eta, a, b, beta, rho, kind='shuffled'):
     "delta of PNSGD with the Laplace schedule v(n) (4.1): kind 'shuffled' (Theorem 2) or 'stopped' (A/(n(1-B)))."
     v = laplace_scale_schedule(n, C1=C1, C2=C2, eta=eta, a=a, b=b, beta=beta, rho=rho)   # validates
-    eps = _check_eps(eps); L = check_positive('L', L)
+    epsilon = _check_eps(epsilon); L = check_positive('L', L)
     M = contraction_factor(eta, beta, rho)
     lg = _log_arg_laplace(n, float(C1), float(C2))
-    xA = eps/2 - 2*L*float(eta)*lg/(M*(float(b) - float(a)))
+    xA = epsilon/2 - 2*L*float(eta)*lg/(M*(float(b) - float(a)))
     A = np.where(xA < 0, -np.expm1(np.minimum(xA, 0.)), 0.)
-    c = np.minimum(1.0, np.exp(eps/2 - lg))
+    c = np.minimum(1.0, np.exp(epsilon/2 - lg))
     return _schedule_delta(A, c, n, kind)
 
-def gaussian_schedule_delta(n, *, eps, L, C1, C2, eta, diameter, beta, rho, kind='shuffled'):
+def gaussian_schedule_delta(n, *, epsilon, L, C1, C2, eta, diameter, beta, rho, kind='shuffled'):
     "delta of PNSGD with the Gaussian schedule sigma(n) (4.3): kind 'shuffled' (Theorem 2) or 'stopped' (A/(n(1-B)))."
     gaussian_sigma_schedule(n, C1=C1, C2=C2, eta=eta, diameter=diameter, beta=beta, rho=rho)   # validates
-    eps = _check_eps(eps); L = check_positive('L', L)
+    epsilon = _check_eps(epsilon); L = check_positive('L', L)
     M = contraction_factor(eta, beta, rho)
     sW = np.sqrt(np.atleast_1d(lambertw_exp(_log_x_gauss(n, float(C1), float(C2)))))
-    lA, lA1m = _log_theta_parts(eps, 4*L*float(eta)*sW/(M*float(diameter)))
+    lA, lA1m = _log_theta_parts(epsilon, 4*L*float(eta)*sW/(M*float(diameter)))
     A = np.where(lA1m < _LOG_HALF, -np.expm1(lA1m), np.exp(lA))
-    _, lB1m = _log_theta_parts(eps, 2*sW)
+    _, lB1m = _log_theta_parts(epsilon, 2*sW)
     A, c = A.reshape(np.shape(n)), np.exp(lB1m).reshape(np.shape(n))
     return _schedule_delta(A, c, n, kind)
 
@@ -576,7 +576,7 @@ def _online_delta(p, n, exact_terms):
     up = min(1.0, float(np.nextafter(math.exp(up_log), 1.0)))
     return (lo, up)
 
-def online_laplace_delta(eps:float, # eps >= 0
+def online_laplace_delta(epsilon:float, # epsilon >= 0
                          *,
                          i:int, # index of the entry where the neighbouring datasets differ, i >= 1
                          L:float, # Lipschitz constant, L > 0
@@ -592,10 +592,10 @@ def online_laplace_delta(eps:float, # eps >= 0
                          exact_terms:int=0, # limit only: sum this many factors exactly before bounding the tail by integrals
                         ):
     "Online PNSGD with Laplace noise v_j (6.2): exact A_i prod_{t=i+1}^n B_t, or the certified interval of its limit (6.3)."
-    p = _online_params('laplace', eps, i, L, eta, alpha, C1, C2, beta, rho, (a, b))
+    p = _online_params('laplace', epsilon, i, L, eta, alpha, C1, C2, beta, rho, (a, b))
     return _online_delta(p, n, exact_terms)
 
-def online_gaussian_delta(eps:float, # eps >= 0
+def online_gaussian_delta(epsilon:float, # epsilon >= 0
                           *,
                           i:int, # index of the entry where the neighbouring datasets differ, i >= 1
                           L:float, # Lipschitz constant, L > 0
@@ -610,7 +610,7 @@ def online_gaussian_delta(eps:float, # eps >= 0
                           exact_terms:int=0, # limit only: sum this many factors exactly before bounding the tail
                          ):
     "Online PNSGD with Gaussian noise sigma_j (6.4): exact A_i prod_{t=i+1}^n B_t, or the certified interval of its limit (6.5)."
-    p = _online_params('gaussian', eps, i, L, eta, alpha, C1, C2, beta, rho, diameter)
+    p = _online_params('gaussian', epsilon, i, L, eta, alpha, C1, C2, beta, rho, diameter)
     return _online_delta(p, n, exact_terms)
 
 # %% ../../nbs/15_iteration.ipynb #737d6deb

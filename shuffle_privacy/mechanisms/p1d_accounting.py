@@ -116,23 +116,23 @@ class ShiftedBinomialProfile:
         if self.hi < m: tails.append(float(stats.binom.logsf(self.hi, m, p)))
         self.log_tail = logsumexp(np.array(tails)) if tails else -math.inf
 
-    def log_delta(self, eps:float, sign:int|None=None)->float:
-        "log H_{e^eps}(N || N + sign*shift) (max over both signs if sign is None); the tail mass outside the window is added."
-        eps = check_real('eps', eps, lo=0)
+    def log_delta(self, epsilon:float, sign:int|None=None)->float:
+        "log H_{e^epsilon}(N || N + sign*shift) (max over both signs if sign is None); the tail mass outside the window is added."
+        epsilon = check_real('epsilon', epsilon, lo=0)
         if self.shift == 0: return -math.inf
-        if sign is None: return max(self.log_delta(eps, +1), self.log_delta(eps, -1))
-        if self.method == 'cdf': return _log_delta_cdf(self.m, self.p, self.shift, eps, reverse=sign < 0)
+        if sign is None: return max(self.log_delta(epsilon, +1), self.log_delta(epsilon, -1))
+        if self.method == 'cdf': return _log_delta_cdf(self.m, self.p, self.shift, epsilon, reverse=sign < 0)
         # round up: each log pmf carries an error below err (see _binom_logpmf); take P(z) high and P(z - k) low
         L = self.L[sign] + self.err + self.err_shift[sign]
-        on = L > eps
+        on = L > epsilon
         with np.errstate(invalid='ignore'):
             t = self.lp[on] + self.err[on] \
-                + np.where(np.isinf(L[on]), 0.0, log1mexp(np.minimum(eps - L[on], 0.0)))
+                + np.where(np.isinf(L[on]), 0.0, log1mexp(np.minimum(epsilon - L[on], 0.0)))
         return min(0.0, logsumexp(np.append(t, self.log_tail)) + 1e-14)
 
-    def delta(self, eps:float)->float:
-        "Exact privacy profile delta(eps) = max over k = +-shift of H_{e^eps}(N || N + k), rounded up by the tail mass."
-        return min(1.0, float(np.nextafter(math.exp(self.log_delta(eps)), np.inf)))
+    def delta(self, epsilon:float)->float:
+        "Exact privacy profile delta(epsilon) = max over k = +-shift of H_{e^epsilon}(N || N + k), rounded up by the tail mass."
+        return min(1.0, float(np.nextafter(math.exp(self.log_delta(epsilon)), np.inf)))
 
     def epsilon(self, delta:float, tol:float=1e-9)->float:
         "Smallest epsilon (bisection, rounded up to tol) with delta(eps) <= delta; inf if delta is below the mass of infinite loss."
@@ -152,30 +152,30 @@ class ShiftedBinomialProfile:
         lo = 0.0 if hi == 1.0 else hi/2
         return monotone_search(ok, lo, hi, xtol=tol, rtol=0.0)
 
-def binomial_shift_log_delta(m:int, # number of Bernoulli trials of the noise
+def binomial_shift_log_delta(epsilon:float, # epsilon >= 0
+                             *, m:int, # number of Bernoulli trials of the noise
                              p:float, # success probability, 0 < p < 1
                              k:int, # shift of the second distribution (may be negative)
-                             eps:float, # epsilon >= 0
                             )->float:
-    "log of H_{e^eps}(Bin(m,p) || k + Bin(m,p)) = log sum_z max(0, P(z) - e^eps P(z - k)); conservative (tails added whole)."
+    "log of H_{e^epsilon}(Bin(m,p) || k + Bin(m,p)) = log sum_z max(0, P(z) - e^epsilon P(z - k)); conservative (tails added whole)."
     k = check_int('k', k)
-    if k == 0: check_real('eps', eps, lo=0); return -math.inf
-    return ShiftedBinomialProfile(m, p, abs(k)).log_delta(eps, 1 if k > 0 else -1)
+    if k == 0: check_real('epsilon', epsilon, lo=0); return -math.inf
+    return ShiftedBinomialProfile(m, p, abs(k)).log_delta(epsilon, 1 if k > 0 else -1)
 
-def p1d_exact_delta(eps:float, # epsilon >= 0
-                    m:int, # noise trials b n (or gamma b n for the robust variant)
+def p1d_exact_delta(epsilon:float, # epsilon >= 0
+                    *, m:int, # noise trials b n (or gamma b n for the robust variant)
                     p:float, # noise probability
                     g:int, # largest shift of the count between neighbours (the precision)
                    )->float:
-    "Exact (conservatively rounded) privacy profile delta(eps) of P1D over all replace-one neighbours: max over k = +-g."
-    return ShiftedBinomialProfile(m, p, g).delta(eps)
+    "Exact (conservatively rounded) privacy profile delta(epsilon) of P1D over all replace-one neighbours: max over k = +-g."
+    return ShiftedBinomialProfile(m, p, g).delta(epsilon)
 
 # %% ../../nbs/21_p1d_exact_accounting.ipynb #218c5a3b
 def p1d_exact_epsilon(delta:float, # target delta in (0, 1)
-                      m:int, p:float, g:int, # noise trials, noise probability, largest shift
+                      *, m:int, p:float, g:int, # noise trials, noise probability, largest shift
                       tol:float=1e-9, # absolute tolerance on epsilon (the result is rounded up)
                      )->float:
-    "Smallest epsilon (rounded up to tol) with p1d_exact_delta(eps) <= delta."
+    "Smallest epsilon (rounded up to tol) with p1d_exact_delta(epsilon) <= delta."
     delta = check_probability('delta', delta)
     return ShiftedBinomialProfile(m, p, g, width=_width_for(delta)).epsilon(delta, tol)
 
@@ -185,36 +185,36 @@ def _width_for(delta:float)->float:
 
 # %% ../../nbs/21_p1d_exact_accounting.ipynb #257b3a7b
 def p1d_min_b(n:int, # number of users
-              g:int, # precision (largest shift of the count)
-              eps:float, # target epsilon
+              epsilon:float, # target epsilon
               delta:float, # target delta
+              *, g:int, # precision (largest shift of the count)
               p:float=0.5, # noise probability of each bit
              )->int:
-    "Smallest b such that noise Bin(b n, p) makes P1D (eps, delta)-DP by the exact profile (monotone in b: post-processing)."
+    "Smallest b such that noise Bin(b n, p) makes P1D (epsilon, delta)-DP by the exact profile (monotone in b: post-processing)."
     n = check_int('n', n, lo=1); g = check_int('g', g, lo=1)
-    eps = check_positive('eps', eps); delta = check_probability('delta', delta)
+    epsilon = check_positive('epsilon', epsilon); delta = check_probability('delta', delta)
     p = check_real('p', p, lo=0, hi=0.5, lo_open=True)
     ld, w = math.log(delta), _width_for(delta)
-    ok = lambda b: ShiftedBinomialProfile(b*n, p, g, width=w).log_delta(eps) <= ld
+    ok = lambda b: ShiftedBinomialProfile(b*n, p, g, width=w).log_delta(epsilon) <= ld
     # start at the Gaussian mechanism's answer: Bin(bn, p) ~ N(., bn p(1-p)) must hide a shift of g, so
-    # b0 = sigma(eps, delta, g)^2 / (n p (1-p)); the exact b is within a few percent of it, so a bracket of ratio
+    # b0 = sigma(epsilon, delta, g)^2 / (n p (1-p)); the exact b is within a few percent of it, so a bracket of ratio
     # 1.25 around b0 takes 2-3 profile evaluations instead of log2(b) doublings (the answer is the same: ok is monotone)
     from shuffle_privacy.mechanisms.summation import gaussian_sigma
-    s = gaussian_sigma(eps, delta, float(g))
+    s = gaussian_sigma(epsilon, delta, float(g))
     b0 = min(max(1.0, s/n*s/(p*(1 - p))), 2.0**50)
     top = max(1, 2**53//n)                        # b n stays an exact float: the CDFs are evaluated in doubles
     try: lo, hi = expand_bracket(ok, min(b0, top), 1, top, integer=True, factor=1.25)
     except ValueError:
-        raise ResourceLimitError(f'more than 2^53 noise trials (b n) are needed for eps={eps}, delta={delta}, g={g}, '
+        raise ResourceLimitError(f'more than 2^53 noise trials (b n) are needed for epsilon={epsilon}, delta={delta}, g={g}, '
                                  f'p={p}; use a larger p or delta instead') from None
     if lo is None: return 1
     return monotone_search(ok, lo, hi, integer=True)
 
-def p1d_exact_params(n:int, eps:float, delta:float, g:int|None=None, p:float=0.5)->tuple:
-    "(g, b, p) with g = ceil(sqrt n) (default) and the smallest b for which the exact profile gives (eps, delta)."
+def p1d_exact_params(n:int, epsilon:float, delta:float, *, g:int|None=None, p:float=0.5)->tuple:
+    "(g, b, p) with g = ceil(sqrt n) (default) and the smallest b for which the exact profile gives (epsilon, delta)."
     n = check_int('n', n, lo=1)
     g = _ceil_sqrt(n) if g is None else check_int('g', g, lo=1)
-    return g, p1d_min_b(n, g, eps, delta, p), p
+    return g, p1d_min_b(n, epsilon, delta, g=g, p=p), p
 
 # %% ../../nbs/21_p1d_exact_accounting.ipynb #a4b03a26
 import dataclasses
@@ -234,7 +234,7 @@ class P1DEvent(ProfileEvent):
         self._set('p', check_probability('p', self.p))
     def delta(self, epsilon:float)->float:
         "The exact privacy profile δ(ε), rounded up (`p1d_exact_delta`)."
-        return p1d_exact_delta(epsilon, self.b*self.num_users, self.p, self.g)
+        return p1d_exact_delta(epsilon, m=self.b*self.num_users, p=self.p, g=self.g)
 
 @dataclasses.dataclass(frozen=True)
 class PVECEvent(Event):

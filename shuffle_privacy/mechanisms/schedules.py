@@ -45,19 +45,19 @@ def fit_rate(n, # dataset sizes
 # %% ../../nbs/16_noise_schedules.ipynb #2b23a2f7
 def laplace_online_log_integral(T:float, # lower limit T >= 1 (i or i + 1 in (6.3))
                                 *,
-                                eps:float, # eps >= 0
+                                epsilon:float, # epsilon >= 0
                                 alpha:float, # decay exponent alpha > 1
                                 C1:float, # C1 > 0
-                                C2:float, # C2 >= 0, with T^alpha + C1 C2 > C1 e^{eps/2}
+                                C2:float, # C2 >= 0, with T^alpha + C1 C2 > C1 e^{epsilon/2}
                                )->float:
-    "integral_T^inf log(1 - C1 e^{eps/2}/(x^alpha + C1 C2)) dx in closed form via 2F1 (the exponent of (6.3))."
-    T = check_real('T', T, lo=1); eps = check_real('eps', eps, lo=0)
+    "integral_T^inf log(1 - C1 e^{epsilon/2}/(x^alpha + C1 C2)) dx in closed form via 2F1 (the exponent of (6.3))."
+    T = check_real('T', T, lo=1); epsilon = check_real('epsilon', epsilon, lo=0)
     alpha = check_real('alpha', alpha, lo=1, lo_open=True)
     C1 = check_positive('C1', C1); C2 = check_nonnegative('C2', C2)
-    k, K = math.exp(math.log(C1) + eps/2), C1*C2   # not C1*exp(eps/2): exp overflows at eps > 1419
+    k, K = math.exp(math.log(C1) + epsilon/2), C1*C2   # not C1*exp(epsilon/2): exp overflows at epsilon > 1419
     lTa, lT = alpha*math.log(T), math.log(T)        # T^alpha may pass the double range: ratios from logs
     Kp, Ta = K - k, (math.exp(lTa) if lTa < 709 else math.inf)
-    if Ta + Kp <= 0: raise ValueError('C2 too small: B(T) = 1 - C1 e^{eps/2}/(T^alpha + C1 C2) must be > 0')
+    if Ta + Kp <= 0: raise ValueError('C2 too small: B(T) = 1 - C1 e^{epsilon/2}/(T^alpha + C1 C2) must be > 0')
     b = (alpha - 1)/alpha
     ratio = lambda KK: 0.0 if KK == 0 else -math.copysign(math.exp(math.log(abs(KK)) - lTa), KK)   # -KK/T^alpha
     J = lambda KK: math.exp((1 - alpha)*lT)/(alpha - 1)*special.hyp2f1(1.0, b, b + 1.0, ratio(KK))
@@ -96,33 +96,33 @@ def _bracket_up(f_ok, x, factor=4.0, max_iter=2000):
         lo = hi
     raise ValueError('the target delta is not reachable by increasing this parameter alone (see the docstring)')
 
-def calibrate_gaussian_sigma(eps:float, # eps >= 0
-                             *,
+def calibrate_gaussian_sigma(epsilon:float, # epsilon >= 0
                              delta:float, # target delta in (0, 1)
+                             *,
                              n:int, # dataset size n >= 1
                              L:float, eta:float, diameter:float, beta:float, rho:float, # as in gaussian_constants
                              rtol:float=1e-12, # relative resolution of the returned sigma
                             )->float:
-    "Smallest sigma (rounded up) for which shuffled Gaussian PNSGD (Theorem 2, Eq. 1.4) is (eps, delta)-DP."
+    "Smallest sigma (rounded up) for which shuffled Gaussian PNSGD (Theorem 2, Eq. 1.4) is (epsilon, delta)-DP."
     delta = check_probability('delta', delta); n = check_int('n', n, lo=1)
     kw = dict(L=L, eta=eta, diameter=diameter, beta=beta, rho=rho)
-    gaussian_constants(eps, sigma=1.0, **kw)     # validates everything else
-    ok = lambda s: shuffled_delta(*gaussian_constants(eps, sigma=s, **kw), n) <= delta
+    gaussian_constants(epsilon, sigma=1.0, **kw)     # validates everything else
+    ok = lambda s: shuffled_delta(*gaussian_constants(epsilon, sigma=s, **kw), n) <= delta
     lo, hi = _bracket_up(ok, float(L))
     return _bisect_log(ok, lo, hi, rtol)
 
-def calibrate_laplace_scale(eps:float, # eps >= 0
-                            *,
+def calibrate_laplace_scale(epsilon:float, # epsilon >= 0
                             delta:float, # target delta in (0, 1)
+                            *,
                             n:int, # dataset size n >= 1
                             L:float, eta:float, a:float, b:float, beta:float, rho:float, # as in laplace_constants
                             rtol:float=1e-12,
                            )->float:
-    "Smallest Laplace scale v (rounded up) for which shuffled Laplace PNSGD (Theorem 2, Eq. 1.5) is (eps, delta)-DP."
+    "Smallest Laplace scale v (rounded up) for which shuffled Laplace PNSGD (Theorem 2, Eq. 1.5) is (epsilon, delta)-DP."
     delta = check_probability('delta', delta); n = check_int('n', n, lo=1)
     kw = dict(L=L, eta=eta, a=a, b=b, beta=beta, rho=rho)
-    laplace_constants(eps, v=1.0, **kw)
-    ok = lambda v: shuffled_delta(*laplace_constants(eps, v=v, **kw), n) <= delta
+    laplace_constants(epsilon, v=1.0, **kw)
+    ok = lambda v: shuffled_delta(*laplace_constants(epsilon, v=v, **kw), n) <= delta
     lo, hi = _bracket_up(ok, float(L))
     return _bisect_log(ok, lo, hi, rtol)
 
@@ -182,33 +182,34 @@ def _C1_for(d, eps, scale, star, n, finite):
     ok = lambda C1: finite(C1) <= d
     return _bisect_log(ok, *_bracket_up(ok, guess), rtol=1e-12)
 
-def laplace_schedule_C1(delta:float, # target: the limit delta* (n None) or the finite-n delta, in (0, 1)
+def laplace_schedule_C1(epsilon:float, # epsilon >= 0
+                        delta:float, # target: the limit delta* (n None) or the finite-n delta, in (0, 1)
                         *,
-                        eps:float, # eps >= 0
                         n=None, # None: calibrate the limit (4.2); an integer: calibrate delta at this n
                         L=None, C2=None, eta=None, a=None, b=None, beta=None, rho=None, # schedule parameters (n given)
                        )->float:
     "Smallest C1 (rounded up) of the Laplace schedule (4.1) whose limit delta*_L (or delta at size n) is <= delta."
-    delta = check_probability('delta', delta); eps = check_real('eps', eps, lo=0)
+    delta = check_probability('delta', delta); epsilon = check_real('epsilon', epsilon, lo=0)
     kw = dict(L=L, C2=C2, eta=eta, a=a, b=b, beta=beta, rho=rho)
-    return _C1_for(delta, eps, 1.0, laplace_delta_star, n, lambda C1: laplace_schedule_delta(n, eps=eps, C1=C1, **kw))
+    return _C1_for(delta, epsilon, 1.0, laplace_delta_star, n, lambda C1: laplace_schedule_delta(n, epsilon=epsilon, C1=C1, **kw))
 
-def gaussian_schedule_C1(delta:float, # target: the limit delta* (n None) or the finite-n delta, in (0, 1)
+def gaussian_schedule_C1(epsilon:float, # epsilon >= 0
+                         delta:float, # target: the limit delta* (n None) or the finite-n delta, in (0, 1)
                          *,
-                         eps:float, # eps >= 0
                          n=None, # None: calibrate the limit (4.4); an integer: calibrate delta at this n
                          L=None, C2=None, eta=None, diameter=None, beta=None, rho=None, # schedule parameters (n given)
                         )->float:
     "Smallest C1 (rounded up) of the Gaussian schedule (4.3) whose limit delta*_G (or delta at size n) is <= delta."
-    delta = check_probability('delta', delta); eps = check_real('eps', eps, lo=0)
+    delta = check_probability('delta', delta); epsilon = check_real('epsilon', epsilon, lo=0)
     kw = dict(L=L, C2=C2, eta=eta, diameter=diameter, beta=beta, rho=rho)
-    return _C1_for(delta, eps, 2.0, gaussian_delta_star, n, lambda C1: gaussian_schedule_delta(n, eps=eps, C1=C1, **kw))
+    return _C1_for(delta, epsilon, 2.0, gaussian_delta_star, n, lambda C1: gaussian_schedule_delta(n, epsilon=epsilon, C1=C1, **kw))
 
 # %% ../../nbs/16_noise_schedules.ipynb #7c3a6553
-def online_schedule_C1(delta:float, # target delta in (0, 1)
+def online_schedule_C1(epsilon:float, # epsilon >= 0
+                       delta:float, # target delta in (0, 1)
                        *,
                        noise:str, # 'laplace' (v_j of 6.2) or 'gaussian' (sigma_j of 6.4)
-                       eps:float, i:int, L:float, eta:float, alpha:float, C2:float, beta:float, rho:float,
+                       i:int, L:float, eta:float, alpha:float, C2:float, beta:float, rho:float,
                        a=None, b=None, # K = [a, b] for Laplace
                        diameter=None, # D for Gaussian
                        n=None, # None: calibrate the upper end of the limit interval; integer: the exact delta at n
@@ -220,6 +221,6 @@ def online_schedule_C1(delta:float, # target delta in (0, 1)
     elif noise == 'gaussian': f, geo = online_gaussian_delta, dict(diameter=diameter)
     else: raise ValueError(f"noise must be 'laplace' or 'gaussian'; got {noise!r}")
     kw = dict(i=i, L=L, eta=eta, alpha=alpha, C2=C2, beta=beta, rho=rho, **geo)
-    val = (lambda C1: f(eps, C1=C1, **kw)[1]) if n is None else (lambda C1: f(eps, C1=C1, n=n, **kw))
+    val = (lambda C1: f(epsilon, C1=C1, **kw)[1]) if n is None else (lambda C1: f(epsilon, C1=C1, n=n, **kw))
     ok = lambda C1: val(C1) <= delta
     return _bisect_log(ok, *_bracket_up(ok, 1.0), rtol=rtol)

@@ -17,7 +17,7 @@ from ..core import expand_bracket, monotone_search
 # %% ../../nbs/20_summation.ipynb #318fa0a6
 def _check_eps_delta(eps, delta, eps_max=15.0):
     "Validate Lemma 3.1's ranges 0 < eps <= eps_max and 0 < delta < 1/2."
-    eps = check_real('eps', eps, lo=0, hi=eps_max, lo_open=True)
+    eps = check_real('epsilon', eps, lo=0, hi=eps_max, lo_open=True)
     delta = check_real('delta', delta, lo=0, hi=0.5, lo_open=True, hi_open=True)
     return eps, delta
 
@@ -27,33 +27,33 @@ def _ceil_sqrt(n:int)->int:
     return r if r*r == n else r + 1
 
 def p1d_params(n:int, # number of users, n >= 1
-               eps:float, # the lemma's epsilon, 0 < eps <= 15
+               epsilon:float, # the lemma's epsilon, 0 < epsilon <= 15
                delta:float, # 0 < delta < 1/2
-               g:int|None=None, # precision; default the smallest integer >= sqrt(n)
+               *, g:int|None=None, # precision; default the smallest integer >= sqrt(n)
               )->tuple:
-    "Lemma 3.1's (g, b, p): g >= sqrt(n), the smallest integer b > 180 g^2 ln(2/delta)/(eps^2 n), p = 90 g^2 ln(2/delta)/(b eps^2 n)."
+    "Lemma 3.1's (g, b, p): g >= sqrt(n), the smallest integer b > 180 g^2 ln(2/delta)/(epsilon^2 n), p = 90 g^2 ln(2/delta)/(b epsilon^2 n)."
     n = check_int('n', n, lo=1)
-    eps, delta = _check_eps_delta(eps, delta)
+    epsilon, delta = _check_eps_delta(epsilon, delta)
     g0 = _ceil_sqrt(n)
     g = g0 if g is None else check_int('g', g, lo=g0)
-    c = g*g*math.log(2/delta)/eps/eps/n            # /eps/eps: eps² underflows to 0 for eps < 1e-162
+    c = g*g*math.log(2/delta)/epsilon/epsilon/n            # /epsilon/epsilon: eps² underflows to 0 for epsilon < 1e-162
     if not 180*c < 2.0**62:
-        raise ValueError(f'eps={eps!r} is too small for Lemma 3.1 at n={n}, delta={delta!r}: it would need b > 2^62 '
-                         'noise bits per user; use a larger eps, or the exact accounting of p1d_exact_params')
+        raise ValueError(f'epsilon={epsilon!r} is too small for Lemma 3.1 at n={n}, delta={delta!r}: it would need b > 2^62 '
+                         'noise bits per user; use a larger epsilon, or the exact accounting of p1d_exact_params')
     b = math.floor(180*c) + 1
     p = 90*c/b
     return g, b, p
 
 # %% ../../nbs/20_summation.ipynb #3167c39d
-def p1d_epsilon(eps:float, # the lemma's epsilon
+def p1d_epsilon(epsilon:float, # the lemma's epsilon
                 g:int, # precision
                 Delta:float, # input bound: x in [0, Delta]
                 dx:float|None=None, # |x_u - x'_u|; default the worst case Delta
                )->float:
-    "Lemma 3.1 item 1: the per-instance divergence bound eps (2/g + |x_u - x'_u|/Delta) of P1D at the lemma's delta."
-    eps = check_positive('eps', eps); g = check_int('g', g, lo=1); Delta = check_positive('Delta', Delta)
+    "Lemma 3.1 item 1: the per-instance divergence bound epsilon (2/g + |x_u - x'_u|/Delta) of P1D at the lemma's delta."
+    epsilon = check_positive('epsilon', epsilon); g = check_int('g', g, lo=1); Delta = check_positive('Delta', Delta)
     dx = Delta if dx is None else check_real('dx', dx, lo=0, hi=Delta)
-    return eps*(2/g + dx/Delta)
+    return epsilon*(2/g + dx/Delta)
 
 # %% ../../nbs/20_summation.ipynb #f11b4d2e
 def p1d_encode(x, # inputs in [0, Delta], any shape
@@ -171,16 +171,16 @@ def two_sample_chi2(a, b, # two integer samples (any range of values)
     return float(_st.chi2_contingency(np.vstack([ga, gb]))[1])
 
 # %% ../../nbs/20_summation.ipynb #1e64ae60
-def p1d_robust_epsilon(eps:float, # the lemma's epsilon, 0 < eps <= 1
-                       gamma:float, # fraction of honest users, in [1/3, 1]
+def p1d_robust_epsilon(epsilon:float, # the lemma's epsilon, 0 < epsilon <= 1
+                       honest_fraction:float, # fraction of honest users, in [1/3, 1]
                        g:int, # precision, g >= 3
                        Delta:float, dx:float|None=None, # input bound and |x_u - x'_u| (default Delta)
                       )->float:
-    "Claim A.8: divergence bound (eps/gamma)(2/g + |x_u - x'_u|/Delta) when only gamma n users are honest."
-    eps = check_real('eps', eps, lo=0, hi=1, lo_open=True)
-    gamma = check_real('gamma', gamma, lo=1/3, hi=1)
+    "Claim A.8: divergence bound (epsilon/honest_fraction)(2/g + |x_u - x'_u|/Delta) when only honest_fraction n users are honest."
+    epsilon = check_real('epsilon', epsilon, lo=0, hi=1, lo_open=True)
+    honest_fraction = check_real('honest_fraction', honest_fraction, lo=1/3, hi=1)
     g = check_int('g', g, lo=3)
-    return p1d_epsilon(eps, g, Delta, dx)/gamma
+    return p1d_epsilon(epsilon, g, Delta, dx)/honest_fraction
 
 def p1d_robust_sum(x, g:int, b:int, p:float, Delta:float, rng, # None, an int seed or a numpy Generator
                    honest, # boolean mask of the users who follow the protocol
@@ -198,20 +198,20 @@ from typing import NamedTuple
 
 class PVECParams(NamedTuple):
     "Parameters of PVEC per Theorem 3.2's proof (each coordinate runs P1D with Delta = 2 Delta2)."
-    n: int; d: int; eps: float; delta: float; Delta2: float
+    n: int; d: int; epsilon: float; delta: float; Delta2: float
     g: int; b: int; p: float
-    eps_hat: float; delta_hat: float; gamma: float
+    epsilon_hat: float; delta_hat: float; gamma: float
 
-def pvec_params(n:int, d:int, eps:float, delta:float, Delta2:float)->PVECParams:
-    "Theorem 3.2's parameters: gamma = delta_hat = delta/(d+1), eps_hat = eps/(18 sqrt(ln(1/gamma))), g = max(ceil sqrt n, ceil sqrt d, 4), (b, p) from Lemma 3.1."
+def pvec_params(n:int, d:int, epsilon:float, delta:float, Delta2:float)->PVECParams:
+    "Theorem 3.2's parameters: gamma = delta_hat = delta/(d+1), eps_hat = epsilon/(18 sqrt(ln(1/gamma))), g = max(ceil sqrt n, ceil sqrt d, 4), (b, p) from Lemma 3.1."
     n = check_int('n', n, lo=1); d = check_int('d', d, lo=1)
-    eps, delta = _check_eps_delta(eps, delta)
+    epsilon, delta = _check_eps_delta(epsilon, delta)
     Delta2 = check_positive('Delta2', Delta2)
     gamma = delta/(d + 1)
-    eps_hat = eps/(18*math.sqrt(math.log(1/gamma)))
+    eps_hat = epsilon/(18*math.sqrt(math.log(1/gamma)))
     g = max(_ceil_sqrt(n), _ceil_sqrt(d), 4)
     g, b, p = p1d_params(n, eps_hat, gamma, g=g)
-    return PVECParams(n, d, eps, delta, Delta2, g, b, p, eps_hat, gamma, gamma)
+    return PVECParams(n, d, epsilon, delta, Delta2, g, b, p, eps_hat, gamma, gamma)
 
 def pvec_variance(prm:PVECParams, X=None)->float:
     "E||o - sum x_i||^2 of PVEC: sum over coordinates of P1D's exact variance (worst case over inputs if X is None)."
@@ -221,15 +221,15 @@ def pvec_variance(prm:PVECParams, X=None)->float:
     return float(sum(p1d_variance(prm.n, prm.g, prm.b, prm.p, D, W[:, j]) for j in range(W.shape[1])))
 
 def pvec_variance_bound(d:int, # dimension, >= 1
-                        eps:float, # 0 < eps <= 15
+                        epsilon:float, # 0 < epsilon <= 15
                         delta:float, # 0 < delta < 1/2
                         Delta2:float, # l2 bound of each row, > 0
                        )->float:
     "Theorem 3.2's n-free bound d (2 Delta2)^2 (1/4 + 90 ln(2/gamma)/eps_hat^2), gamma = delta/(d+1) (inf past floats)."
-    d = check_int('d', d, lo=1); eps, delta = _check_eps_delta(eps, delta); Delta2 = check_positive('Delta2', Delta2)
+    d = check_int('d', d, lo=1); epsilon, delta = _check_eps_delta(epsilon, delta); Delta2 = check_positive('Delta2', Delta2)
     gamma = delta/(d + 1)
-    # 1/eps_hat² = 18² ln(1/γ)/eps², divided step by step so that a tiny eps gives inf, not a ZeroDivisionError
-    inv_eh2 = 18*18*(-math.log(gamma))/eps/eps
+    # 1/eps_hat² = 18² ln(1/γ)/eps², divided step by step so that a tiny epsilon gives inf, not a ZeroDivisionError
+    inv_eh2 = 18*18*(-math.log(gamma))/epsilon/epsilon
     return d*(2*Delta2)**2*(0.25 + 90*math.log(2/gamma)*inv_eh2)
 
 # %% ../../nbs/20_summation.ipynb #4171bc3b
@@ -240,7 +240,7 @@ def pvec_pair_epsilon(x, x_prime, # two values of the changed user's row (norms 
     "Per-instance (eps', delta') of PVEC for neighbours differing in one row: Lemma 3.1 per coordinate, then Lemma 3.3."
     from shuffle_privacy.accounting.conversions import cjmp_composition, heterogeneous_advanced_composition
     a = np.abs(np.asarray(x, dtype=float) - np.asarray(x_prime, dtype=float))
-    ej = prm.eps_hat*(2/prm.g + a/(2*prm.Delta2))
+    ej = prm.epsilon_hat*(2/prm.g + a/(2*prm.Delta2))
     dj = np.full(prm.d, prm.delta_hat)
     if sharp: return heterogeneous_advanced_composition(ej, dj, prm.gamma)
     return cjmp_composition(ej, dj, prm.gamma)
@@ -280,18 +280,18 @@ def _pvec_counts_fast(X, prm, rng, chunk=1 << 15):
     return tot + rng.binomial(prm.b*n, prm.p, size=d)
 
 def pvec_sum(X, # n x d array, one row per user, each row with l2 norm <= Delta2
-             eps:float, # privacy, 0 < eps <= 15
+             epsilon:float, # privacy, 0 < epsilon <= 15
              delta:float, # 0 < delta < 1/2
              Delta2:float, # l2 bound on each row
              rng=None, # randomness
              method:str='fast', # 'fast' (exact count distribution) or 'messages' (labelled bits shuffled)
             )->np.ndarray:
-    "PVEC: an (eps, delta)-shuffle-private unbiased estimate of the sum of the rows of X (replace-one neighbours); error variance free of n."
+    "PVEC: an (epsilon, delta)-shuffle-private unbiased estimate of the sum of the rows of X (replace-one neighbours); error variance free of n."
     rng = as_rng(rng)
     Delta2 = check_positive('Delta2', Delta2)
     X = _check_rows(X, Delta2)
     n, d = X.shape
-    prm = pvec_params(n, d, eps, delta, Delta2)
+    prm = pvec_params(n, d, epsilon, delta, Delta2)
     if method == 'fast':
         counts = _pvec_counts_fast(X, prm, rng)
         return 2*Delta2/prm.g*(counts - prm.p*prm.b*n) - n*Delta2
@@ -303,11 +303,11 @@ def pvec_sum(X, # n x d array, one row per user, each row with l2 norm <= Delta2
     raise ValueError(f"method must be 'fast' or 'messages'; got {method!r}")
 
 # %% ../../nbs/20_summation.ipynb #aa03ba24
-def gaussian_sigma(eps:float, delta:float, sensitivity:float)->float:
-    "Smallest sigma (to 1e-12 relative, rounded up) such that the Gaussian mechanism with l2 sensitivity s is (eps, delta)-DP (analytic condition)."
+def gaussian_sigma(epsilon:float, delta:float, sensitivity:float)->float:
+    "Smallest sigma (to 1e-12 relative, rounded up) such that the Gaussian mechanism with l2 sensitivity s is (epsilon, delta)-DP (analytic condition)."
     from shuffle_privacy.accounting.conversions import gdp_delta   # certified upper bound on the condition's left side
-    eps = check_positive('eps', eps); delta = check_probability('delta', delta); s = check_positive('sensitivity', sensitivity)
-    dl = lambda sig: gdp_delta(s/sig, eps)       # the difference of Phi's below cancels: computed naively it undershoots
+    epsilon = check_positive('epsilon', epsilon); delta = check_probability('delta', delta); s = check_positive('sensitivity', sensitivity)
+    dl = lambda sig: gdp_delta(s/sig, epsilon)       # the difference of Phi's below cancels: computed naively it undershoots
     ok = lambda sig: dl(sig) <= delta              # monotone in σ: more noise, smaller δ
     lo, hi = expand_bracket(ok, s, 1e-300, 1e300)  # capped geometric steps from σ = s (core)
     return hi if lo is None else monotone_search(ok, lo, hi, rtol=1e-12)

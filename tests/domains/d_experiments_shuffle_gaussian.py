@@ -6,9 +6,9 @@ from contract_spec import Domain, log_uniform, ints, probability
 M = 'shuffle_privacy.experiments.shuffle_gaussian.'
 DOMAINS = {
     M + 'clones_epsilon': Domain(
-        st.fixed_dictionaries(dict(eps0=log_uniform(1e-10, 1e10), n=ints(1, 10**15), delta=probability(1e-300, 0.5))),
-        kind='epsilon', nan_params=('eps0', 'delta'),
-        invalid=(dict(eps0=0.0, n=10, delta=1e-5), dict(eps0=1.0, n=0, delta=1e-5), dict(eps0=1.0, n=10, delta=0.0))),
+        st.fixed_dictionaries(dict(epsilon0=log_uniform(1e-10, 1e10), n=ints(1, 10**15), delta=probability(1e-300, 0.5))),
+        kind='epsilon', nan_params=('epsilon0', 'delta'),
+        invalid=(dict(epsilon0=0.0, n=10, delta=1e-5), dict(epsilon0=1.0, n=0, delta=1e-5), dict(epsilon0=1.0, n=10, delta=0.0))),
     M + 'gaussian_ldp_eps0': Domain(
         st.fixed_dictionaries(dict(delta0=probability(1e-300, 0.5), sigma=log_uniform(1e-10, 1e10),
                                    sensitivity=log_uniform(1e-5, 1e5),

@@ -30,8 +30,8 @@ def _constants_ok(r, kw):
     assert 0 <= A <= 1 and abs(B.B + B.one_minus_B - 1) <= 1e-12, r
 
 def _star_ok(r, kw):
-    "delta* = (1 - e^{-c})/c in (0, 1], c = C1 e^{eps/2} (x2 for Gaussian): 0 only where 1/c underflows."
-    assert 0 <= r <= 1 and (r > 0 or math.log(kw['C1']) + kw['eps']/2 > 740), r
+    "delta* = (1 - e^{-c})/c in (0, 1], c = C1 e^{epsilon/2} (x2 for Gaussian): 0 only where 1/c underflows."
+    assert 0 <= r <= 1 and (r > 0 or math.log(kw['C1']) + kw['epsilon']/2 > 740), r
 
 _BETA = dict(eta=0.1, beta=1.0, rho=0.5)
 _lap_sched = lambda: st.tuples(_smooth().filter(_nondegenerate), log_uniform(1e-50, 1e50), st.one_of(
@@ -52,19 +52,19 @@ DOMAINS = {
         invalid=(dict(eta=0.0, beta=1.0, rho=0.5), dict(eta=0.1, beta=0.0, rho=0.0), dict(eta=0.1, beta=1.0, rho=2.0),
                  dict(eta=2.0, beta=1.0, rho=0.5))),
     M + 'gaussian_constants': Domain(
-        st.tuples(_smooth(), _eps, _pos, _pos, _pos).map(lambda t: dict(t[0], eps=t[1], L=t[2], sigma=t[3],
+        st.tuples(_smooth(), _eps, _pos, _pos, _pos).map(lambda t: dict(t[0], epsilon=t[1], L=t[2], sigma=t[3],
                                                                          diameter=t[4])),
         kind='probability', check=_constants_ok,
-        invalid=(dict(eps=-1.0, L=1.0, sigma=1.0, diameter=1.0, **_BETA), dict(eps=1.0, L=0.0, sigma=1.0, diameter=1.0,
-                 **_BETA), dict(eps=1.0, L=1.0, sigma=0.0, diameter=1.0, **_BETA),
-                 dict(eps=1.0, L=1.0, sigma=1.0, diameter=-1.0, **_BETA))),
+        invalid=(dict(epsilon=-1.0, L=1.0, sigma=1.0, diameter=1.0, **_BETA), dict(epsilon=1.0, L=0.0, sigma=1.0, diameter=1.0,
+                 **_BETA), dict(epsilon=1.0, L=1.0, sigma=0.0, diameter=1.0, **_BETA),
+                 dict(epsilon=1.0, L=1.0, sigma=1.0, diameter=-1.0, **_BETA))),
     M + 'laplace_constants': Domain(
         st.tuples(_smooth(), _eps, _pos, _pos, st.floats(-1e50, 1e50), _pos).map(
-            lambda t: dict(t[0], eps=t[1], L=t[2], v=t[3], a=t[4], b=t[4] + t[5]*max(1.0, abs(t[4])))).filter(
+            lambda t: dict(t[0], epsilon=t[1], L=t[2], v=t[3], a=t[4], b=t[4] + t[5]*max(1.0, abs(t[4])))).filter(
             lambda kw: kw['b'] > kw['a']),
         kind='probability', check=_constants_ok,
-        invalid=(dict(eps=1.0, L=1.0, v=1.0, a=1.0, b=1.0, **_BETA), dict(eps=1.0, L=1.0, v=0.0, a=0.0, b=1.0, **_BETA),
-                 dict(eps=-1.0, L=1.0, v=1.0, a=0.0, b=1.0, **_BETA))),
+        invalid=(dict(epsilon=1.0, L=1.0, v=1.0, a=1.0, b=1.0, **_BETA), dict(epsilon=1.0, L=1.0, v=0.0, a=0.0, b=1.0, **_BETA),
+                 dict(epsilon=-1.0, L=1.0, v=1.0, a=0.0, b=1.0, **_BETA))),
     M + 'shuffled_delta': Domain(
         st.fixed_dictionaries(dict(A=_frac, B=_contraction(), n=_n)), kind='delta', nan_params=('A',),
         invalid=(dict(A=1.5, B=0.5, n=3), dict(A=0.5, B=1.5, n=3), dict(A=0.5, B=0.5, n=0), dict(A=0.5, B=0.5, n=2.5))),
@@ -84,12 +84,12 @@ DOMAINS = {
         kind='probability', nan_params=('A',), max_examples=15,
         invalid=(dict(A=0.5, B=0.5, n=3, i=4), dict(A=0.5, B=0.5, n=3, n_perm=1), dict(A=0.5, B=0.5, n=3, rng='x'))),
     M + 'lemma8_leading': Domain(
-        st.fixed_dictionaries(dict(eps=_eps, c=_pos, sigma=st.one_of(_pos, st.lists(_pos, min_size=1, max_size=4)))),
-        kind='nonneg', invalid=(dict(eps=-1.0, c=1.0, sigma=1.0), dict(eps=1.0, c=0.0, sigma=1.0),
-                                dict(eps=1.0, c=1.0, sigma=[1.0, 0.0]))),
+        st.fixed_dictionaries(dict(epsilon=_eps, c=_pos, sigma=st.one_of(_pos, st.lists(_pos, min_size=1, max_size=4)))),
+        kind='nonneg', invalid=(dict(epsilon=-1.0, c=1.0, sigma=1.0), dict(epsilon=1.0, c=0.0, sigma=1.0),
+                                dict(epsilon=1.0, c=1.0, sigma=[1.0, 0.0]))),
     M + 'lemma8_remainder': Domain(
-        st.fixed_dictionaries(dict(eps=_eps, c=_pos, sigma=st.one_of(_pos, st.lists(_pos, min_size=1, max_size=4)))),
-        kind='finite', invalid=(dict(eps=-1.0, c=1.0, sigma=1.0), dict(eps=1.0, c=1.0, sigma=-1.0))),
+        st.fixed_dictionaries(dict(epsilon=_eps, c=_pos, sigma=st.one_of(_pos, st.lists(_pos, min_size=1, max_size=4)))),
+        kind='finite', invalid=(dict(epsilon=-1.0, c=1.0, sigma=1.0), dict(epsilon=1.0, c=1.0, sigma=-1.0))),
     M + 'lambertw_exp': Domain(
         st.fixed_dictionaries(dict(y=st.one_of(st.floats(-1e300, 1e300), st.lists(st.floats(-1e300, 1e300),
                                                                                     min_size=1, max_size=5)))),
@@ -107,26 +107,26 @@ DOMAINS = {
         invalid=(dict(n=10, C1=0.0, C2=1.0, diameter=1.0, **_BETA), dict(n=10, C1=1.0, C2=-1.0, diameter=1.0, **_BETA),
                  dict(n=10, C1=1.0, C2=1.0, diameter=1.0, eta=1.0, beta=1.0, rho=1.0))),
     M + 'laplace_delta_star': Domain(
-        st.fixed_dictionaries(dict(C1=log_uniform(1e-300, 1e300), eps=_eps)), kind='delta', check=_star_ok,
-        invalid=(dict(C1=0.0, eps=1.0), dict(C1=1.0, eps=-1.0))),
+        st.fixed_dictionaries(dict(C1=log_uniform(1e-300, 1e300), epsilon=_eps)), kind='delta', check=_star_ok,
+        invalid=(dict(C1=0.0, epsilon=1.0), dict(C1=1.0, epsilon=-1.0))),
     M + 'gaussian_delta_star': Domain(
-        st.fixed_dictionaries(dict(C1=log_uniform(1e-300, 1e300), eps=_eps)), kind='delta', check=_star_ok,
-        invalid=(dict(C1=-2.0, eps=1.0), dict(C1=1.0, eps=-1.0))),
+        st.fixed_dictionaries(dict(C1=log_uniform(1e-300, 1e300), epsilon=_eps)), kind='delta', check=_star_ok,
+        invalid=(dict(C1=-2.0, epsilon=1.0), dict(C1=1.0, epsilon=-1.0))),
     M + 'laplace_schedule_delta': Domain(
         st.tuples(_lap_sched(), st.one_of(_n, st.lists(_n, min_size=1, max_size=4)), _eps, _pos,
                   st.sampled_from(['shuffled', 'stopped'])).map(
-            lambda t: dict(t[0], n=t[1], eps=t[2], L=t[3], kind=t[4])),
-        kind='delta', nan_params=('eps', 'L', 'C1', 'C2', 'a', 'b'),
-        invalid=(dict(n=10, eps=1.0, L=1.0, C1=1.0, C2=1.0, a=0.0, b=1.0, kind='x', **_BETA),
-                 dict(n=10, eps=-1.0, L=1.0, C1=1.0, C2=1.0, a=0.0, b=1.0, **_BETA),
-                 dict(n=10, eps=1.0, L=0.0, C1=1.0, C2=1.0, a=0.0, b=1.0, **_BETA))),
+            lambda t: dict(t[0], n=t[1], epsilon=t[2], L=t[3], kind=t[4])),
+        kind='delta', nan_params=('epsilon', 'L', 'C1', 'C2', 'a', 'b'),
+        invalid=(dict(n=10, epsilon=1.0, L=1.0, C1=1.0, C2=1.0, a=0.0, b=1.0, kind='x', **_BETA),
+                 dict(n=10, epsilon=-1.0, L=1.0, C1=1.0, C2=1.0, a=0.0, b=1.0, **_BETA),
+                 dict(n=10, epsilon=1.0, L=0.0, C1=1.0, C2=1.0, a=0.0, b=1.0, **_BETA))),
     M + 'gaussian_schedule_delta': Domain(
         st.tuples(_gau_sched(), st.one_of(_n, st.lists(_n, min_size=1, max_size=4)), _eps, _pos,
                   st.sampled_from(['shuffled', 'stopped'])).map(
-            lambda t: dict(t[0], n=t[1], eps=t[2], L=t[3], kind=t[4])),
-        kind='delta', nan_params=('eps', 'L', 'C1', 'C2', 'diameter'),
-        invalid=(dict(n=10, eps=1.0, L=1.0, C1=1.0, C2=1.0, diameter=1.0, kind='x', **_BETA),
-                 dict(n=10, eps=1.0, L=-1.0, C1=1.0, C2=1.0, diameter=1.0, **_BETA))),
+            lambda t: dict(t[0], n=t[1], epsilon=t[2], L=t[3], kind=t[4])),
+        kind='delta', nan_params=('epsilon', 'L', 'C1', 'C2', 'diameter'),
+        invalid=(dict(n=10, epsilon=1.0, L=1.0, C1=1.0, C2=1.0, diameter=1.0, kind='x', **_BETA),
+                 dict(n=10, epsilon=1.0, L=-1.0, C1=1.0, C2=1.0, diameter=1.0, **_BETA))),
 }
 
 def _online(kind):
@@ -137,7 +137,7 @@ def _online(kind):
     return st.tuples(_smooth().filter(_nondegenerate), geom, ints(1, 10**4), _eps, log_uniform(1e-10, 1e10),
                      log_uniform(1.0 + 1e-3, 10.0), log_uniform(1e-20, 1e20), st.one_of(st.just(1.0), st.just(0.0),
                      log_uniform(1e-20, 1e20)), st.one_of(st.none(), ints(0, 10**5))).map(
-        lambda t: dict(t[0], **t[1], i=t[2], eps=t[3], L=t[4], alpha=t[5], C1=t[6], C2=t[7],
+        lambda t: dict(t[0], **t[1], i=t[2], epsilon=t[3], L=t[4], alpha=t[5], C1=t[6], C2=t[7],
                        n=None if t[8] is None else t[2] + t[8])).filter(
         lambda kw: kind != 'laplace' or kw['i']**kw['alpha']/kw['C1'] + kw['C2'] > 1 + 1e-12)
 
@@ -146,15 +146,15 @@ def _interval_ok(r, kw):
         lo, up = r
         assert 0 <= lo <= up <= 1, r
 
-_OG = dict(eps=1.0, i=1, L=1.0, alpha=1.5, C1=1.0, C2=1.0, **_BETA)
+_OG = dict(epsilon=1.0, i=1, L=1.0, alpha=1.5, C1=1.0, C2=1.0, **_BETA)
 DOMAINS[M + 'online_laplace_delta'] = Domain(
     _online('laplace'), kind='delta', check=_interval_ok, max_examples=10,
-    nan_params=('eps', 'L', 'alpha', 'C1', 'C2', 'a', 'b'),
+    nan_params=('epsilon', 'L', 'alpha', 'C1', 'C2', 'a', 'b'),
     invalid=(dict(_OG, a=0.0, b=1.0, alpha=1.0), dict(_OG, a=0.0, b=1.0, C2=0.0, C1=10.0),
              dict(_OG, a=0.0, b=1.0, i=5, n=3), dict(_OG, a=1.0, b=0.0)))
 DOMAINS[M + 'online_gaussian_delta'] = Domain(
     _online('gaussian'), kind='delta', check=_interval_ok, max_examples=10,
-    nan_params=('eps', 'L', 'alpha', 'C1', 'C2', 'diameter'),
+    nan_params=('epsilon', 'L', 'alpha', 'C1', 'C2', 'diameter'),
     invalid=(dict(_OG, diameter=1.0, alpha=0.5), dict(_OG, diameter=0.0), dict(_OG, diameter=1.0, i=0),
              dict(_OG, diameter=1.0, exact_terms=-1)))
 

@@ -18,29 +18,28 @@ def _log_delta_ok(r, kw):
 
 DOMAINS = {
     M + 'binomial_shift_log_delta': Domain(
-        st.fixed_dictionaries(dict(m=_m, p=_p, k=st.one_of(_g, _g.map(lambda k: -k), st.just(0)), eps=_eps)),
+        st.fixed_dictionaries(dict(m=_m, p=_p, k=st.one_of(_g, _g.map(lambda k: -k), st.just(0)), epsilon=_eps)),
         kind='any', check=_log_delta_ok,
-        invalid=(dict(m=0, p=0.5, k=1, eps=1.0), dict(m=10, p=0.0, k=1, eps=1.0), dict(m=10, p=0.5, k=1, eps=-1.0),
-                 dict(m=10, p=0.5, k=1.5, eps=1.0))),
+        invalid=(dict(m=0, p=0.5, k=1, epsilon=1.0), dict(m=10, p=0.0, k=1, epsilon=1.0), dict(m=10, p=0.5, k=1, epsilon=-1.0),
+                 dict(m=10, p=0.5, k=1.5, epsilon=1.0))),
     M + 'p1d_exact_delta': Domain(
-        st.fixed_dictionaries(dict(eps=_eps, m=_m, p=_p, g=_g)), kind='delta',
-        invalid=(dict(eps=-1.0, m=10, p=0.5, g=1), dict(eps=1.0, m=0, p=0.5, g=1), dict(eps=1.0, m=10, p=1.5, g=1),
-                 dict(eps=1.0, m=10, p=0.5, g=-1))),
+        st.fixed_dictionaries(dict(epsilon=_eps, m=_m, p=_p, g=_g)), kind='delta',
+        invalid=(dict(epsilon=-1.0, m=10, p=0.5, g=1), dict(epsilon=1.0, m=0, p=0.5, g=1), dict(epsilon=1.0, m=10, p=1.5, g=1),
+                 dict(epsilon=1.0, m=10, p=0.5, g=-1))),
     M + 'p1d_exact_epsilon': Domain(
         st.fixed_dictionaries(dict(delta=probability(1e-300, 0.99), m=_m, p=_p, g=_g,
                                    tol=st.one_of(st.just(1e-20), log_uniform(1e-300, 1.0)))), kind='epsilon',
-        check=lambda r, kw: math.isinf(r) or __import__('shuffle_privacy').mechanisms.p1d_accounting.p1d_exact_delta(
-            r, kw['m'], kw['p'], kw['g']) <= kw['delta'],
+        check=lambda r, kw: math.isinf(r) or __import__('shuffle_privacy').mechanisms.p1d_accounting.p1d_exact_delta(r, m=kw['m'], p=kw['p'], g=kw['g']) <= kw['delta'],
         invalid=(dict(delta=0.0, m=10, p=0.5, g=1), dict(delta=1e-6, m=10, p=0.5, g=1, tol=-1.0))),
     M + 'p1d_min_b': Domain(
-        st.fixed_dictionaries(dict(n=ints(1, 10**8), g=ints(1, 100), eps=log_uniform(0.1, 20.0),
+        st.fixed_dictionaries(dict(n=ints(1, 10**8), g=ints(1, 100), epsilon=log_uniform(0.1, 20.0),
                                    delta=probability(1e-300, 0.5), p=log_uniform(1e-3, 0.5))), kind='nonneg',
         check=lambda r, kw: isinstance(r, int) and r >= 1,
-        invalid=(dict(n=0, g=1, eps=1.0, delta=1e-6), dict(n=10, g=1, eps=0.0, delta=1e-6),
-                 dict(n=10, g=1, eps=1.0, delta=1e-6, p=0.7))),
+        invalid=(dict(n=0, g=1, epsilon=1.0, delta=1e-6), dict(n=10, g=1, epsilon=0.0, delta=1e-6),
+                 dict(n=10, g=1, epsilon=1.0, delta=1e-6, p=0.7))),
     M + 'p1d_exact_params': Domain(
-        st.fixed_dictionaries(dict(n=ints(1, 10**8), eps=log_uniform(0.1, 20.0), delta=probability(1e-300, 0.5))),
-        kind='nonneg', invalid=(dict(n=0, eps=1.0, delta=1e-6), dict(n=10, eps=1.0, delta=1e-6, g=0))),
+        st.fixed_dictionaries(dict(n=ints(1, 10**8), epsilon=log_uniform(0.1, 20.0), delta=probability(1e-300, 0.5))),
+        kind='nonneg', invalid=(dict(n=0, epsilon=1.0, delta=1e-6), dict(n=10, epsilon=1.0, delta=1e-6, g=0))),
 }
 
 EXEMPT = {

@@ -3,7 +3,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 from contract_spec import Domain, log_uniform, ints, probability
-from shuffle_privacy.algorithms.pnsgd import Ball, Interval, SquaredLoss, LogisticLoss
+from shuffle_privacy.algorithms.losses import Ball, Interval, SquaredLoss, LogisticLoss
 
 M = 'shuffle_privacy.algorithms.pnsgd.'
 _loss = st.sampled_from([SquaredLoss(), LogisticLoss()])
@@ -33,9 +33,9 @@ def _minimize_ok(r, kw):
 
 def _pnsgd_delta():
     def build(t):
-        sm, eps, n, L, scale, noise, order, r, a, w = t
+        sm, epsilon, n, L, scale, noise, order, r, a, w = t
         K = Ball(r) if noise == 'gaussian' and a is None else Interval(a or 0.0, (a or 0.0) + w)
-        return dict(sm, eps=eps, n=n, L=L, scale=scale, noise=noise, order=order, K=K)
+        return dict(sm, epsilon=epsilon, n=n, L=L, scale=scale, noise=noise, order=order, K=K)
     return st.tuples(_smooth(), st.one_of(st.just(0.0), log_uniform(1e-12, 1e4)), ints(1, 10**15),
                      log_uniform(1e-20, 1e20), log_uniform(1e-20, 1e20), st.sampled_from(['gaussian', 'laplace']),
                      st.sampled_from(['shuffle', 'random_stop', 'random_stop_simple', 'sequential']),
@@ -44,13 +44,6 @@ def _pnsgd_delta():
 
 _PD = dict(n=10, L=1.0, scale=1.0, eta=0.1, beta=1.0)
 DOMAINS = {
-    M + 'lipschitz_constants': Domain(
-        st.tuples(_data(), _loss, log_uniform(1e-20, 1e20)).map(lambda t: dict(t[0], loss=t[1], K=Ball(t[2]))),
-        kind='nonneg', check=lambda r, kw: all(math.isfinite(v) for v in r) or (_ for _ in ()).throw(AssertionError(r)),
-        invalid=(dict(loss=SquaredLoss(), X=[[math.nan]], y=[1.0], K=Ball()),
-                 dict(loss=SquaredLoss(), X=[[1.0]], y=[1.0, 2.0], K=Ball()),
-                 dict(loss=SquaredLoss(), X=[[1.0]], y=[1.0], K=Interval()),
-                 dict(loss='squared', X=[[1.0]], y=[1.0], K=Ball()))),
     M + 'make_data': Domain(
         st.fixed_dictionaries(dict(kind=st.sampled_from(['linear', 'logistic']),   # n*d > 1e8: ResourceLimitError
                                    n=st.one_of(ints(1, 10**5), ints(10**9, 10**12)),
@@ -71,10 +64,10 @@ DOMAINS = {
                  dict(n=5, alpha=2.0, C1=1.0, C2=-1.0, eta=0.1, diameter=1.0, beta=1.0),
                  dict(n=5, alpha=2.0, C1=1.0, C2=1.0, eta=5.0, diameter=1.0, beta=1.0))),
     M + 'pnsgd_delta': Domain(
-        _pnsgd_delta(), kind='delta', nan_params=('eps', 'L', 'scale', 'eta', 'beta'),
-        invalid=(dict(eps=1.0, K=Ball(), noise='x', **_PD), dict(eps=1.0, K=Ball(), order='x', **_PD),
-                 dict(eps=1.0, K=Ball(), noise='laplace', **_PD), dict(eps=-1.0, K=Ball(), **_PD),
-                 dict(eps=1.0, K=Ball(), **{**_PD, 'n': 0}), dict(eps=1.0, K='ball', **_PD))),
+        _pnsgd_delta(), kind='delta', nan_params=('epsilon', 'L', 'scale', 'eta', 'beta'),
+        invalid=(dict(epsilon=1.0, K=Ball(), noise='x', **_PD), dict(epsilon=1.0, K=Ball(), order='x', **_PD),
+                 dict(epsilon=1.0, K=Ball(), noise='laplace', **_PD), dict(epsilon=-1.0, K=Ball(), **_PD),
+                 dict(epsilon=1.0, K=Ball(), **{**_PD, 'n': 0}), dict(epsilon=1.0, K='ball', **_PD))),
     M + 'minimize_risk': Domain(
         st.tuples(_data(scale=log_uniform(1e-3, 1e3)), _loss, log_uniform(1e-3, 1e3), ints(1, 200)).map(
             lambda t: dict(t[0], loss=t[1], K=Ball(t[2]), iters=t[3])),

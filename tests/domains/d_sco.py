@@ -32,25 +32,19 @@ def _rows(t):
     return np.array(rows, float).reshape(-1, d)
 
 DOMAINS = {
-    M + 'project_ball': Domain(
-        st.integers(1, 6).flatmap(lambda d: st.fixed_dictionaries(dict(
-            theta=st.one_of(_vec(d).map(np.array), st.lists(_vec(d), min_size=1, max_size=4).map(np.array)),
-            R=st.one_of(st.just(0.0), _pos)))),
-        kind='finite', check=_ball_ok, nan_params=('R',),
-        invalid=(dict(theta=[1.0, 2.0], R=-1.0), dict(theta=[1.0, math.nan], R=1.0), dict(theta=[], R=1.0))),
     M + 'clip_rows': Domain(
         st.integers(1, 6).flatmap(lambda d: st.fixed_dictionaries(dict(
             G=st.lists(_vec(d), min_size=1, max_size=4).map(np.array), L=st.one_of(st.just(0.0), _pos)))),
         kind='finite', check=_clip_ok, nan_params=('L',),
         invalid=(dict(G=[[1.0]], L=-1.0), dict(G=[1.0, 2.0], L=1.0), dict(G=[[math.inf]], L=1.0))),
-    M + 'psgd_batch': Domain(          # exact constants: PVEC's variance bound needs eps <= 15, delta < 1/2
-        st.fixed_dictionaries(dict(n=ints(1, 10**15), d=ints(1, 10**6), eps=_eps, delta=_delta, L=_pos,
+    M + 'psgd_batch': Domain(          # exact constants: PVEC's variance bound needs epsilon <= 15, delta < 1/2
+        st.fixed_dictionaries(dict(n=ints(1, 10**15), d=ints(1, 10**6), epsilon=_eps, delta=_delta, L=_pos,
                                    exact_constants=st.booleans())).filter(
-            lambda kw: not kw['exact_constants'] or (kw['delta'] < 0.5 and kw['eps'] <= 15)),
+            lambda kw: not kw['exact_constants'] or (kw['delta'] < 0.5 and kw['epsilon'] <= 15)),
         kind='nonneg', check=_int_in('n'),
-        invalid=(dict(n=0, d=1, eps=1.0, delta=1e-6, L=1.0), dict(n=5, d=1, eps=0.0, delta=1e-6, L=1.0),
-                 dict(n=5, d=1, eps=1.0, delta=0.6, L=1.0), dict(n=5, d=1, eps=16.0, delta=1e-6, L=1.0),
-                 dict(n=5, d=1, eps=1.0, delta=1.0, L=1.0), dict(n=5, d=1, eps=1.0, delta=1e-6, L=0.0))),
+        invalid=(dict(n=0, d=1, epsilon=1.0, delta=1e-6, L=1.0), dict(n=5, d=1, epsilon=0.0, delta=1e-6, L=1.0),
+                 dict(n=5, d=1, epsilon=1.0, delta=0.6, L=1.0), dict(n=5, d=1, epsilon=16.0, delta=1e-6, L=1.0),
+                 dict(n=5, d=1, epsilon=1.0, delta=1.0, L=1.0), dict(n=5, d=1, epsilon=1.0, delta=1e-6, L=0.0))),
     M + 'pagd_batch': Domain(
         st.fixed_dictionaries(dict(n=ints(1, 10**15), d=ints(1, 10**6), V=log_uniform(1e-300, 1e300),
                                    beta=log_uniform(1e-300, 1e300), D=log_uniform(1e-300, 1e300))),
@@ -65,19 +59,19 @@ DOMAINS = {
         invalid=(dict(n=0, V=1.0, L=1.0, D=1.0), dict(n=5, V=1.0, L=0.0, D=1.0),
                  dict(n=5, V=1e-300, L=1e300, D=1e-300))),
     M + 'pgd_rounds': Domain(
-        st.fixed_dictionaries(dict(n=ints(1, 10**15), d=ints(1, 10**6), eps=_eps, delta=_delta, L=_pos,
+        st.fixed_dictionaries(dict(n=ints(1, 10**15), d=ints(1, 10**6), epsilon=_eps, delta=_delta, L=_pos,
                                    exact_constants=st.booleans())),
         kind='nonneg', check=_int_in('n'),
-        invalid=(dict(n=0, d=1, eps=1.0, delta=1e-6), dict(n=5, d=0, eps=1.0, delta=1e-6),
-                 dict(n=5, d=1, eps=1.0, delta=0.0), dict(n=5, d=1, eps=1.0, delta=1e-6, L=-1.0))),
+        invalid=(dict(n=0, d=1, epsilon=1.0, delta=1e-6), dict(n=5, d=0, epsilon=1.0, delta=1e-6),
+                 dict(n=5, d=1, epsilon=1.0, delta=0.0), dict(n=5, d=1, epsilon=1.0, delta=1e-6, L=-1.0))),
     M + 'pgd_round_budget': Domain(
-        st.fixed_dictionaries(dict(eps=_eps, delta=_delta, T=ints(1, 10**15))), kind='nonneg',
+        st.fixed_dictionaries(dict(epsilon=_eps, delta=_delta, T=ints(1, 10**15))), kind='nonneg',
         check=lambda r, kw: (r[0] > 0 and 0 < r[1] < kw['delta']) or (_ for _ in ()).throw(AssertionError(r)),
-        invalid=(dict(eps=0.0, delta=1e-6, T=3), dict(eps=1.0, delta=1.0, T=3), dict(eps=1.0, delta=1e-6, T=0))),
+        invalid=(dict(epsilon=0.0, delta=1e-6, T=3), dict(epsilon=1.0, delta=1.0, T=3), dict(epsilon=1.0, delta=1e-6, T=0))),
     M + 'pgd_privacy': Domain(
-        st.fixed_dictionaries(dict(eps=_eps, delta=_delta, T=ints(1, 10**15))), kind='nonneg',
+        st.fixed_dictionaries(dict(epsilon=_eps, delta=_delta, T=ints(1, 10**15))), kind='nonneg',
         check=lambda r, kw: r[1] <= 1 or (_ for _ in ()).throw(AssertionError(r)),
-        invalid=(dict(eps=-1.0, delta=1e-6, T=3), dict(eps=1.0, delta=1e-6, T=1.5))),
+        invalid=(dict(epsilon=-1.0, delta=1e-6, T=3), dict(epsilon=1.0, delta=1e-6, T=1.5))),
     M + 'make_problem': Domain(
         st.fixed_dictionaries(dict(kind=st.sampled_from(['least_squares', 'logistic', 'absolute', 'hinge']),
                                    d=ints(1, 50), R=log_uniform(1e-3, 1e100), n_eval=ints(1, 2000),
