@@ -39,12 +39,7 @@ def _log_delta_cdf(m:int, p:float, k:int, eps:float, reverse:bool=False)->float:
     def last_above(t):                            # the last z in [k - 1, m] whose computed L(z) exceeds t
         if _log_ratio(m, lo_, k, k) <= t: return k - 1          # z < k: L = inf; from z = k on L is finite and falls
         if _log_ratio(m, lo_, m, k) > t: return m
-        lo, hi = k, m
-        while hi - lo > 1:
-            mid = (lo + hi)//2
-            if _log_ratio(m, lo_, mid, k) > t: lo = mid
-            else: hi = mid
-        return lo
+        return monotone_search(lambda z: _log_ratio(m, lo_, z, k) <= t, k, m, integer=True) - 1   # O(log m) steps
     def logF(z, up):
         if z < 0: return -math.inf
         if z >= m: return 0.0

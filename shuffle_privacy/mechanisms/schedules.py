@@ -10,7 +10,7 @@ __all__ = ['fit_rate', 'laplace_online_log_integral', 'calibrate_gaussian_sigma'
 import math
 import numpy as np
 from scipy import special, integrate
-from ..core import (check_real, check_positive, check_nonnegative, check_int, check_probability,
+from ..core import (expand_bracket, check_real, check_positive, check_nonnegative, check_int, check_probability,
                                   monotone_search, check_array, check_same_length)
 from .iteration import (
     gaussian_constants, laplace_constants, shuffled_delta, randomly_stopped_delta, contraction_factor,
@@ -70,31 +70,20 @@ def laplace_online_log_integral(T:float, # lower limit T >= 1 (i or i + 1 in (6.
     return min(0.0, float(first - alpha*(K*J(K) - Kp*J(Kp))))   # log B <= 0: a rounding-level positive value is 0
 
 # %% ../../nbs/16_noise_schedules.ipynb #5fb08fbc
-def _bisect_log(f_ok, lo, hi, rtol=1e-13, max_iter=200):
-    "Smallest x (up to relative rtol) in [lo, hi] with f_ok(x) True for a monotone predicate; f_ok(hi) must hold."
-    for _ in range(max_iter):
-        if hi/lo - 1 <= rtol: break
-        mid = math.sqrt(lo)*math.sqrt(hi)         # not sqrt(lo*hi): that overflows for hi ~ 1e300
-        if f_ok(mid): hi = mid
-        else: lo = mid
-    return hi
+def _bisect_log(f_ok, lo, hi, rtol=1e-13):
+    "Smallest x (up to relative rtol) in [lo, hi] with f_ok(x) True for a monotone predicate (core.monotone_search)."
+    return monotone_search(f_ok, lo, hi, rtol=rtol)
 
-def _bracket_up(f_ok, x, factor=4.0, max_iter=2000):
-    "Find (lo, hi) with f_ok(hi) True and f_ok(lo) False by geometric search from x."
-    if f_ok(x):
-        hi = x
-        for _ in range(max_iter):
-            lo = hi/factor
-            if not f_ok(lo): return lo, hi
-            hi = lo
-        raise ValueError('target is met for every noise level searched (is delta >= 1?)')
-    lo = x
-    for _ in range(max_iter):
-        hi = lo*factor
-        if not math.isfinite(hi): break
-        if f_ok(hi): return lo, hi
-        lo = hi
-    raise ValueError('the target delta is not reachable by increasing this parameter alone (see the docstring)')
+def _bracket_up(f_ok, x, factor=4.0, max_steps=2000):
+    "(lo, hi) with f_ok(hi) True and f_ok(lo) False, by at most `max_steps` geometric steps from x (core.expand_bracket)."
+    span = min(max_steps*math.log(factor), 1400.0)        # the cap, as a range of log x
+    lo_lim = max(math.exp(max(math.log(x) - span, -744.0)), 5e-324)
+    hi_lim = math.exp(min(math.log(x) + span, 709.7))
+    try: lo, hi = expand_bracket(f_ok, x, lo_lim, hi_lim, factor=factor)
+    except ValueError:
+        raise ValueError('the target delta is not reachable by increasing this parameter alone (see the docstring)') from None
+    if lo is None: raise ValueError('target is met for every noise level searched (is delta >= 1?)')
+    return lo, hi
 
 def calibrate_gaussian_sigma(epsilon:float, # epsilon >= 0
                              delta:float, # target delta in (0, 1)
@@ -155,7 +144,8 @@ def shuffled_epsilon(delta:float, # target delta in (0, 1)
 def _c_for_delta_star(d:float)->float:
     "Smallest c with (1 - e^{-c})/c <= d, by bisection on [1 - d, 1/d] (rounded up)."
     h = lambda c: -math.expm1(-c)/c
-    return _bisect_log(lambda c: h(c) <= d, max(1 - d, 1e-300), 1/d, rtol=1e-15)
+    hi = min((1/d)*(1 + 1e-14), 1.7e308)      # h(1/d) < d exactly; the margin covers the rounding of h
+    return _bisect_log(lambda c: h(c) <= d, max(1 - d, 1e-300), hi, rtol=1e-15)
 
 def delta_star_c_closed_form(d:float)->float:
     "c solving (1 - e^{-c})/c = d via Lambert W: c = 1/d + W0(-e^{-1/d}/d)."
