@@ -94,3 +94,24 @@ def test_calibrate_with_pld_accountant():
                                                                                   value_discretization_interval=0.0)])
 def test_bad_input(kw):
     with pytest.raises(ValueError): shuffle_gaussian_pld(**kw)
+
+@pytest.mark.parametrize('n, s, delta', [(1, 100.0, 1e-5), (1000, 100.0, 1e-5), (10**6, 10.0, 1e-10),
+                                         (10**9, 100.0, 1e-10), (10**9, 2.0, 1e-10)])
+def test_adaptive_grid_meets_one_percent(n, s, delta):
+    "Issue 11's target through the default accountant: the certified interval is within 1% wherever epsilon > 0."
+    lo, up = sp.PldAccountant().compose(sp.ShuffleGaussianEvent(n, s)).get_epsilon_bounds(delta)
+    assert 0 < lo <= up and up - lo <= 0.01*up, (lo, up)
+    if n >= 10**6:       # the GDP limit, mu = sqrt(expm1(1/s^2)/n), solved for epsilon: inside the interval to 1%
+        mu = math.sqrt(math.expm1(1/s**2)/n)
+        f = lambda e: stats.norm.cdf(-e/mu + mu/2) - math.exp(e)*stats.norm.cdf(-e/mu - mu/2) - delta
+        from scipy import optimize
+        e_gdp = optimize.brentq(f, 0.0, 50*mu, xtol=1e-18)
+        assert lo*(1 - 0.01) <= e_gdp <= up*(1 + 0.01), (lo, e_gdp, up)
+
+def test_adaptive_grid_composition_and_fixed_grid():
+    "1000 rounds: the adaptive default is within 1%; a fixed grid keeps dp_accounting's behaviour (wider)."
+    ev = sp.ShuffleGaussianEvent(60_000, 9.48)
+    lo, up = sp.PldAccountant().compose(ev, 100).get_epsilon_bounds(1e-5)
+    flo, fup = sp.PldAccountant(value_discretization_interval=1e-4).compose(ev, 100).get_epsilon_bounds(1e-5)
+    assert up - lo <= 0.01*up and flo <= lo <= up <= fup and fup - flo > 0.5*fup
+    assert sp.PldAccountant().compose(ev, 100).get_delta(up) <= 1e-5*(1 + 1e-9)

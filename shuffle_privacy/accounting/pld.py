@@ -13,7 +13,7 @@ import numpy as np
 import dp_accounting
 from dp_accounting import dp_event, NeighboringRelation
 from dp_accounting.pld import privacy_loss_distribution as _pld
-from ..core import check_int, check_positive, check_probability, check_nonnegative
+from ..core import check_int, check_positive, check_probability, check_nonnegative, check_real
 from .events import UnsupportedEventError, ProfileEvent
 
 # %% ../../nbs/05_pld_accountant.ipynb #57d10188
@@ -56,9 +56,13 @@ def _pld_impl(event, value_discretization_interval):
         f'no PLD is known for {type(event).__name__}; register one with '
         f'`@shuffle_privacy.pld_of.register({type(event).__name__})`')
 
+import contextvars
+# finest grid accepted: 1e-7 for callers; the adaptive accountant lowers it while its size check holds
+_FLOOR = contextvars.ContextVar('shuffle_privacy_pld_floor', default=1e-7)
+
 def _check_interval(d):
-    d = check_positive('value_discretization_interval', d)
-    if not 1e-7 <= d <= 1.0: raise ValueError(f'value_discretization_interval must be in [1e-7, 1]; got {d!r}')
+    d = check_positive('value_discretization_interval', d); lo = _FLOOR.get()
+    if not lo <= d <= 1.0: raise ValueError(f'value_discretization_interval must be in [{lo:g}, 1]; got {d!r}')
     return d
 
 def pld_of(event, # a DpEvent
@@ -105,19 +109,24 @@ def _(event:dp_event.ComposedDpEvent, value_discretization_interval):
     return out
 
 # %% ../../nbs/05_pld_accountant.ipynb #9c4f7621
+_D0, _D_MIN, _MAX_POINTS = 1e-4, 1e-12, 10_000_000
+
 class PldAccountant(dp_accounting.PrivacyAccountant):
     "Privacy-loss-distribution accountant (replace-one) with certified lower and upper ends."
     def __init__(self,
-                 value_discretization_interval:float=1e-4, # grid of the privacy loss
+                 value_discretization_interval:float|None=None, # grid of the privacy loss; None: 1e-4, refined on demand
                  neighboring_relation:NeighboringRelation=NeighboringRelation.REPLACE_ONE, # only REPLACE_ONE
+                 rtol:float=0.01, # adaptive grid: refine (10x per step) until upper - lower <= rtol * upper
                 ):
         if neighboring_relation != NeighboringRelation.REPLACE_ONE:
             raise ValueError(f'neighboring_relation must be NeighboringRelation.REPLACE_ONE; '
                              f'got {neighboring_relation!r}. '
                              'For add/remove use dp_accounting.pld.PLDAccountant')
         super().__init__(neighboring_relation)
-        self._d = _check_interval(value_discretization_interval)
-        self._pair = None
+        self._adaptive = value_discretization_interval is None
+        self._d = _D0 if self._adaptive else _check_interval(value_discretization_interval)
+        self._rtol = check_real('rtol', rtol, lo=0, hi=1, lo_open=True)
+        self._pair, self._events, self._fine = None, [], {}
 
 def _pld_supports(event):
     "None if `pld_of` can handle `event` (recursively), else a message naming the event type it cannot."
@@ -134,10 +143,44 @@ def _pld_maybe_compose(self, event, count, do_compose):
     msg = _pld_supports(event)
     if msg: return dp_accounting.PrivacyAccountant.CompositionErrorDetails(invalid_event=event, error_message=msg)
     if do_compose and count:
-        p = pld_of(event, self._d)
-        if count > 1: p = p.self_compose(count)
+        p = _compose_all([(event, count)], self._d)
         self._pair = p if self._pair is None else self._pair.compose(p)
+        self._events.append((event, count)); self._fine = {}      # finer grids are recomputed on demand
     return None
+
+def _compose_all(events, d):
+    "The PldPair of the composition of `(event, count)` pairs on the grid d."
+    out = None
+    for event, count in events:
+        p = pld_of(event, d)
+        if count > 1: p = p.self_compose(count)
+        out = p if out is None else out.compose(p)
+    return out
+
+def _points(pair):
+    "Number of grid points held by the pair's upper PLD (both directions): a proxy for the cost of a finer grid."
+    pmfs = (pair.upper._pmf_remove, pair.upper._pmf_add)
+    return sum(int(getattr(p, 'size', 0) or len(getattr(p, '_probs', ()))) for p in pmfs)
+
+def _tightest(self, bounds, rel_ok):
+    "Intersect the certified intervals of the base grid and, if adaptive, finer grids (10x each) until `rel_ok`."
+    d, pair = self._d, self._pair
+    lo, up = bounds(pair)
+    for _ in range(6 if self._adaptive else 0):          # at most six recompositions
+        if rel_ok(lo, up): break
+        gap = up - lo          # about proportional to the grid: aim at half the tolerance, 2 to 1000 times finer
+        f = min(max(0.5*self._rtol*up/gap, 1e-3), 0.5) if 0 < gap < math.inf and up < math.inf else 0.1
+        if d*f < _D_MIN or _points(pair)/f > _MAX_POINTS: break
+        d *= f
+        if d not in self._fine:
+            tok = _FLOOR.set(_D_MIN)                 # finer than callers may ask: the point count is checked above
+            try: self._fine[d] = _compose_all(self._events, d)
+            except ValueError: break                 # an event's PLD cannot go this fine: keep what we have
+            finally: _FLOOR.reset(tok)
+        pair = self._fine[d]
+        l2, u2 = bounds(pair)
+        lo, up = max(lo, l2), min(up, u2)           # both intervals contain the exact value: so does their meet
+    return lo, up
 
 def _pld_compose(self, event:dp_event.DpEvent, # the event to compose
                  count:int=1, # how many times, >= 0
@@ -156,7 +199,7 @@ def _get_delta_bounds(self, target_epsilon:float, # ε >= 0
     "(lower, upper): a certified interval containing the exact δ(ε) of the composed pair."
     e = check_nonnegative('target_epsilon', target_epsilon)
     if self._pair is None or math.isinf(e): return 0.0, 0.0
-    return self._pair.delta_bounds(e)
+    return _tightest(self, lambda p: p.delta_bounds(e), lambda lo, up: up - lo <= self._rtol*up)
 
 def _get_epsilon_bounds(self, target_delta:float, # δ in (0, 1]
                        )->tuple:
@@ -164,7 +207,8 @@ def _get_epsilon_bounds(self, target_delta:float, # δ in (0, 1]
     d = check_probability('target_delta', target_delta, closed=True)
     if d == 0: raise ValueError('target_delta must be in (0, 1]; got 0')
     if self._pair is None or d == 1: return 0.0, 0.0
-    return self._pair.epsilon_bounds(d)
+    return _tightest(self, lambda p: p.epsilon_bounds(d),
+                     lambda lo, up: math.isinf(up) or up - lo <= self._rtol*up)
 
 def _get_epsilon(self, target_delta:float)->float:
     "The smallest ε (upper end of the certified interval) such that the composition is (ε, δ)-DP."
