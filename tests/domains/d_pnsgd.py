@@ -6,16 +6,7 @@ from contract_spec import Domain, log_uniform, ints, probability
 from shuffle_privacy.algorithms.losses import Ball, Interval, SquaredLoss, LogisticLoss
 
 M = 'shuffle_privacy.algorithms.pnsgd.'
-_loss = st.sampled_from([SquaredLoss(), LogisticLoss()])
-
-def _data(max_n=20, max_d=4, scale=log_uniform(1e-50, 1e50)):
-    "X (n, d) and y (n,) with entries over many magnitudes (zeros included)."
-    def build(t):
-        n, d, seed, s, zero = t
-        r = np.random.default_rng(seed)
-        X = np.zeros((n, d)) if zero else r.standard_normal((n, d))*s
-        return dict(X=X, y=np.where(r.random(n) < 0.5, 1.0, -1.0)*s)
-    return st.tuples(ints(1, max_n), ints(1, max_d), ints(0, 2**31), scale, st.booleans()).map(build)
+from domains.d_losses import _data, _loss      # the same data and losses as the losses module's domains
 
 def _smooth():
     "beta > 0, 0 <= rho <= beta, 0 < eta <= 2/(beta + rho)."
