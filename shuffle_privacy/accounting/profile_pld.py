@@ -108,13 +108,13 @@ def _profile_pmf(delta_fn, d:float, epsilon_max, tail_delta:float, max_points:in
     tot = math.fsum(probs)
     if tot > 0: probs = probs*((1.0 - inf_mass)/tot)               # total mass one (to rounding)
     else: inf_mass = 1.0
-    pos, ld = eps[h] >= 0, np.longdouble                          # the check at the vertices (see above)
+    big, ld = target[h] > 0.5, np.longdouble                      # the check at the vertices (see above)
     for _ in range(8):
         r, c = _profile_on_support(eps[h], probs, inf_mass)
-        excess = np.concatenate([((ld(1)*target[h] - r)/np.maximum(1 - r, ld(1e-300)))[pos],
-                                 ((c - ld(1)*ctarget[h])/np.maximum(c, ld(1e-300)))[~pos]])   # ε < 0: 1 - δ
+        excess = np.concatenate([((ld(1)*target[h] - r)/np.maximum(1 - r, ld(1e-300)))[~big],
+                                 ((c - ld(1)*ctarget[h])/np.maximum(c, ld(1e-300)))[big]])    # δ > ½: 1 - δ
         if not (excess > 0).any(): break
-        eta = min(1.0, 2*float(excess.max()) + 1e-300)             # move η of the finite mass to +inf
+        eta = min(1.0, max(2*float(excess.max()), 4e-16))          # move η of the finite mass to +inf (1 - η < 1)
         probs, inf_mass = probs*(1 - eta), 1.0 - (1 - eta)*(1 - inf_mass)
     else: raise RuntimeError('profile_pld: the node check still fails after 8 rounding corrections')
     keep = probs > 0
@@ -144,7 +144,8 @@ def profile_pld(delta_fn, # ε -> δ̂(ε): an upper bound on the privacy profil
 # %% ../../nbs/07_profile_pld.ipynb #3a63a015
 @pld_of.register
 def _(event:ProfileEvent, value_discretization_interval):
-    lp, inf = _profile_pmf(event.delta, value_discretization_interval, None, 1e-15, 2000)
+    pts = check_int('pld_max_points', getattr(event, 'pld_max_points', 2000), lo=1, hi=1_000_000)
+    lp, inf = _profile_pmf(event.delta, value_discretization_interval, None, 1e-15, pts)
     make = lambda pe: _pld.PrivacyLossDistribution.create_from_rounded_probability(
         lp, inf, value_discretization_interval, pessimistic_estimate=pe)
     return PldPair(make(True), make(False))
