@@ -116,7 +116,7 @@ def _profile_pmf(delta_fn, d:float, epsilon_max, tail_delta:float, max_points:in
         if not (excess > 0).any(): break
         eta = min(1.0, max(2*float(excess.max()), 4e-16))          # move η of the finite mass to +inf (1 - η < 1)
         probs, inf_mass = probs*(1 - eta), 1.0 - (1 - eta)*(1 - inf_mass)
-    else: raise RuntimeError('profile_pld: the node check still fails after 8 rounding corrections')
+    else: raise RuntimeError('profile_pld: the vertex check still fails after 8 rounding corrections')
     keep = probs > 0
     return dict(zip(ks[h][keep].tolist(), probs[keep].tolist())), float(inf_mass)
 
@@ -126,7 +126,8 @@ def _check_profile_args(delta_fn, value_discretization_interval, epsilon_max, ta
         raise ValueError(f'delta_fn must be a callable ε -> δ̂(ε); got {type(delta_fn).__name__}')
     d = _check_interval(value_discretization_interval)
     em = None if epsilon_max is None else check_real('epsilon_max', epsilon_max, lo=0, hi=_EPS_CAP, lo_open=True)
-    return d, em, check_probability('tail_delta', tail_delta), check_int('max_points', max_points, lo=1, hi=1_000_000)
+    td = check_probability('tail_delta', tail_delta)
+    return d, em, td, check_int('max_points', max_points, lo=1, hi=1_000_000)
 
 def profile_pld(delta_fn, # ε -> δ̂(ε): an upper bound on the privacy profile, both orders, for ε >= 0
                 *,
@@ -134,7 +135,7 @@ def profile_pld(delta_fn, # ε -> δ̂(ε): an upper bound on the privacy profil
                 epsilon_max:float=None, # last grid ε, in (0, 100]; None: where δ̂ falls to `tail_delta`
                 tail_delta:float=1e-15, # δ̂ level that ends the grid when epsilon_max is None, in (0, 1)
                 max_points:int=2000, # at most this many grid points on [0, ε_max] (calls of delta_fn)
-                pessimistic_estimate:bool=True, # dp_accounting's tail truncation under composition: up (True) or down
+                pessimistic_estimate:bool=True, # dp_accounting's truncation under composition: up (True) or down
                )->_pld.PrivacyLossDistribution:
     "A PLD (symmetric, replace-one) that dominates every mechanism whose privacy profile is at most δ̂."
     d, em, td, mp = _check_profile_args(delta_fn, value_discretization_interval, epsilon_max, tail_delta, max_points)
