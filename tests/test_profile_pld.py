@@ -180,3 +180,14 @@ def test_any_profile_event_subclass_and_the_points_hook():
     assert up >= P.from_gaussian_mechanism(0.5, value_discretization_interval=1e-3,
                                            pessimistic_estimate=False).get_epsilon_for_delta(1e-6)   # 4 runs: μ = 2
     assert gdp_epsilon(2.0, 1e-6) <= up <= gdp_epsilon(2.0, 1e-6)*1.03              # 50 points: within 3%
+
+def test_profile_events_compose_with_other_events():
+    "A profile event inside dp_accounting's trees, beside a symmetric (Gaussian) and an asymmetric (shuffle) PLD."
+    import dp_accounting
+    ev = sp.ShuffledPNSGDEvent(**GAUSS)
+    parts = [dp_accounting.GaussianDpEvent(5.0), ev, sp.ShuffleGaussianEvent(1000, 4.0)]
+    both = sp.PldAccountant(1e-3).compose(dp_accounting.ComposedDpEvent(parts)).get_epsilon(1e-6)
+    alone = [sp.PldAccountant(1e-3).compose(p).get_epsilon(1e-6) for p in parts]
+    assert max(alone) <= both <= sum(sp.PldAccountant(1e-3).compose(p).get_epsilon(1e-6/3) for p in parts)
+    nested = sp.PldAccountant(1e-3).compose(dp_accounting.SelfComposedDpEvent(ev, 3)).get_epsilon(1e-6)
+    assert nested == sp.PldAccountant(1e-3).compose(ev, count=3).get_epsilon(1e-6)
