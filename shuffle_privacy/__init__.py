@@ -24,6 +24,7 @@ from shuffle_privacy.mechanisms.iteration import (
 from .mechanisms.blogs_repaired import RepairedBlogsStepEvent
 from .mechanisms.p1d_accounting import P1DEvent, PVECEvent
 import shuffle_privacy.mechanisms.shuffle_gaussian_pld   # registers the certified PLD of ShuffleGaussianEvent
+import shuffle_privacy.accounting.profile_pld   # registers the dominating PLD of every ProfileEvent (profile_pld)
 
 # %% ../nbs/09_api.ipynb #256f0d56
 _all_ = ['Event', 'ProfileEvent', 'UnsupportedEventError', 'rdp_of', 'rdp_from_integer_orders', 'RdpAccountant',

@@ -131,7 +131,8 @@ class PldAccountant(dp_accounting.PrivacyAccountant):
 def _pld_supports(event):
     "None if `pld_of` can handle `event` (recursively), else a message naming the event type it cannot."
     if pld_of.dispatch(type(event)) is pld_of.dispatch(object):
-        hint = ' (a privacy profile: its PLD is not implemented yet)' if isinstance(event, ProfileEvent) else ''
+        hint = (' (a privacy profile: `import shuffle_privacy` registers its PLD, notebook 07)'
+                if isinstance(event, ProfileEvent) else '')
         return f'no PLD is registered for {type(event).__name__}{hint} (see shuffle_privacy.pld_of.register)'
     inner = [event.event] if isinstance(event, dp_event.SelfComposedDpEvent) else []
     for e in getattr(event, 'events', None) or inner:
