@@ -326,3 +326,11 @@ def test_online_schedule_C1_reaches_a_reachable_target():
     target = online_laplace_delta(C1=1.0, **kw)[1]
     C1 = online_schedule_C1(delta=target, noise='laplace', **kw)
     assert C1 <= 1.0 + 1e-8 and online_laplace_delta(C1=C1, **kw)[1] <= target
+
+def test_online_limit_upper_end_non_increasing_at_large_epsilon():
+    "quad returned (-inf, inf) for the tail integral at eps ~ 35: inf error and inf rounding slack gave delta = 1."
+    from shuffle_privacy.mechanisms.iteration import online_gaussian_delta, online_laplace_delta
+    g = dict(i=1, L=1.0, eta=0.1, alpha=1.5, C1=1e3, C2=100.0, beta=0.5, rho=0.0)
+    for f, kw in ((online_gaussian_delta, dict(g, diameter=1.0)), (online_laplace_delta, dict(g, a=0.0, b=1.0))):
+        ups = [f(e, n=None, **kw)[1] for e in np.linspace(0.0, 300.0, 61)]
+        assert all(0.0 <= u <= 1.0 for u in ups) and all(b <= a for a, b in zip(ups, ups[1:])), ups

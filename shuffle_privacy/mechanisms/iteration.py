@@ -569,9 +569,10 @@ def _online_delta(p, n, exact_terms):
     T = i + m
     lo_int, lo_err = _online_integral(p, T)
     up_int, up_err = _online_integral(p, T + 1)
-    fp = 1e-13*(abs(lA) + abs_sum + abs(lo_int)) + 1e-300
+    fp = 1e-13*(abs(lA) + abs_sum + (abs(lo_int) if math.isfinite(lo_int) else 0.0)) + 1e-300
     lo_log = lA + S + lo_int - abs(lo_err) - fp
-    up_log = lA + S + up_int + abs(up_err) + fp
+    u = up_int + abs(up_err)                      # NaN when quad gives (-inf, inf): the integral of log B is <= 0
+    up_log = lA + S + (u if u < 0.0 else 0.0) + fp
     lo = float(np.nextafter(math.exp(lo_log), 0.0)) if lo_log > -745 else 0.0
     up = min(1.0, float(np.nextafter(math.exp(up_log), 1.0)))
     return (lo, up)
