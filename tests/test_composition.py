@@ -169,7 +169,7 @@ def test_profile_decreasing_and_bounded(eps, delta, E, x, dx):
 
 
 @pytest.mark.parametrize('call, msg', [
-    (lambda: exact_epsilon(-0.1, 1e-6, 2, 1e-5), 'eps must be in [0, inf)'),
+    (lambda: exact_epsilon(-0.1, 1e-6, 2, 1e-5), 'epsilon must be in [0, inf)'),
     (lambda: exact_epsilon(0.1, 1.0, 2, 1e-5), 'delta must be in [0, 1)'),
     (lambda: exact_epsilon(0.1, 1e-6, 0, 1e-5), 'epochs must be an integer in [1, inf)'),
     (lambda: exact_epsilon(0.1, 1e-6, 2.5, 1e-5), 'epochs must be an integer'),
@@ -180,7 +180,7 @@ def test_profile_decreasing_and_bounded(eps, delta, E, x, dx):
     (lambda: rdp_epsilon(0.1, 1e-6, 2, 1e-5, orders=[0.5, 2]), 'orders must lie in (1, inf)'),
     (lambda: rdp_epsilon(0.1, -1e-6, 2, 1e-5), 'delta must be in [0, 1)'),
     (lambda: advanced_epsilon(0.1, 1e-6, 2, 2.0), 'delta_total must be in (0, 1)'),
-    (lambda: paper_rdp_epsilon(0.0, 1e-6, 2, 1e-5), 'eps must be in (0, inf)'),
+    (lambda: paper_rdp_epsilon(0.0, 1e-6, 2, 1e-5), 'epsilon must be in (0, inf)'),
     (lambda: paper_rdp_epsilon(0.1, 0.0, 2, 1e-5), 'delta must be in (0, 1)'),
     (lambda: paper_rdp_epsilon(0.1, 1e-6, 2, 1e-5, orders=[1.01]), 'no order gives a non-negative RDP value'),
     (lambda: compare_routes(0.1, 1e-6, [0, 2], 1e-5), 'epochs must lie in [1, inf)'),

@@ -17,69 +17,69 @@ from .conversions import (rdp_to_dp, mironov_rdp_to_dp, OrderGridWarning, Unsoun
 
 # %% ../../nbs/17_multi_epoch.ipynb #f3099e8c
 def _check_eps_delta(eps, delta, epochs):
-    return (check_nonnegative('eps', eps), check_real('delta', delta, lo=0, hi=1, hi_open=True),
+    return (check_nonnegative('epsilon', eps), check_real('delta', delta, lo=0, hi=1, hi_open=True),
             check_int('epochs', epochs, lo=1))
 
 def _log_floor(delta, epochs):
     "log(1 - (1-delta)^E): the probability that some epoch hits the delta event; -inf when delta = 0."
     return -np.inf if delta == 0 else float(log1mexp(epochs * math.log1p(-delta)))
 
-def exact_epsilon(eps:float, # one-epoch ε >= 0
+def exact_epsilon(epsilon:float, # one-epoch ε >= 0
                   delta:float, # one-epoch δ in [0, 1)
                   epochs:int, # number of epochs E >= 1
                   delta_total:float, # target total δ' in (0, 1)
                  )->float:
     "Smallest ε' for E-fold (ε, δ)-DP at total δ' (exact, optimal: KOV via `optimal_composition_epsilon`); inf below 1-(1-δ)^E."
-    eps, delta, E = _check_eps_delta(eps, delta, epochs)
-    return optimal_composition_epsilon(eps, delta, E, check_probability('delta_total', delta_total))
+    epsilon, delta, E = _check_eps_delta(epsilon, delta, epochs)
+    return optimal_composition_epsilon(epsilon, delta, E, check_probability('delta_total', delta_total))
 
 # %% ../../nbs/17_multi_epoch.ipynb #36fb0bc0
-def pld_epsilon(eps:float, # one-epoch ε >= 0
+def pld_epsilon(epsilon:float, # one-epoch ε >= 0
                 delta:float, # one-epoch δ in [0, 1)
                 epochs:int, # number of epochs E >= 1
                 delta_total:float, # target total δ' in (0, 1)
                 discretization:float=1e-4, # value_discretization_interval of the PLD
                )->float:
     "ε' after E-fold (ε, δ)-DP via dp_accounting's privacy-loss distribution of f_{ε,δ} (pessimistic estimate)."
-    eps, delta, E = _check_eps_delta(eps, delta, epochs)
+    epsilon, delta, E = _check_eps_delta(epsilon, delta, epochs)
     delta_total = check_probability('delta_total', delta_total)
     discretization = check_positive('discretization', discretization)
     try: from dp_accounting.pld import privacy_loss_distribution as pld, common
     except ImportError: raise ImportError('pld_epsilon needs dp-accounting: pip install dp-accounting') from None
-    p = pld.from_privacy_parameters(common.DifferentialPrivacyParameters(eps, delta), value_discretization_interval=discretization)
+    p = pld.from_privacy_parameters(common.DifferentialPrivacyParameters(epsilon, delta), value_discretization_interval=discretization)
     return float(p.self_compose(E).get_epsilon_for_delta(delta_total)) if E > 1 else float(p.get_epsilon_for_delta(delta_total))
 
 # %% ../../nbs/17_multi_epoch.ipynb #a8afbfef
-def paper_rdp_epsilon(eps:float, # one-epoch ε > 0
+def paper_rdp_epsilon(epsilon:float, # one-epoch ε > 0
                       delta:float, # one-epoch δ in (0, 1)
                       epochs:int, # number of epochs E >= 1
                       delta_total:float, # target total δ' in (0, 1)
                       orders=None, # Rényi orders > 1; a log grid when None
                      )->float:
     "The journal version's Section 5 RDP route ((ε,δ) -> (α, ε + log δ/(α-1)) -> compose -> Mironov). NOT a valid bound."
-    eps, delta, E = check_positive('eps', eps), check_probability('delta', delta), check_int('epochs', epochs, lo=1)
+    epsilon, delta, E = check_positive('epsilon', epsilon), check_probability('delta', delta), check_int('epochs', epochs, lo=1)
     delta_total = check_probability('delta_total', delta_total)
     o = np.geomspace(1 + 1e-3, 1e6, 2000) if orders is None else np.atleast_1d(check_array('orders', orders, lo=1, lo_open=True))
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', UnsoundConversionWarning)
-        rho = paper001_dp_to_rdp(eps, delta, o)
+        rho = paper001_dp_to_rdp(epsilon, delta, o)
     o, rho = o[rho >= 0], rho[rho >= 0]
-    if o.size == 0: raise ValueError('orders: no order gives a non-negative RDP value eps + log(delta)/(order-1)')
-    warnings.warn('paper_rdp_epsilon reproduces paper 001 §5; (eps, delta)-DP does not imply the RDP it uses, '
+    if o.size == 0: raise ValueError('orders: no order gives a non-negative RDP value epsilon + log(delta)/(order-1)')
+    warnings.warn('paper_rdp_epsilon reproduces paper 001 §5; (epsilon, delta)-DP does not imply the RDP it uses, '
                   'so the result is not a privacy guarantee', UnsoundConversionWarning, stacklevel=2)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', OrderGridWarning)
         return mironov_rdp_to_dp(o, E * rho, delta_total)[0]
 
 # %% ../../nbs/17_multi_epoch.ipynb #dab0ef3d
-def rdp_epsilon(eps:float, # one-epoch ε >= 0
+def rdp_epsilon(epsilon:float, # one-epoch ε >= 0
                 delta:float, # one-epoch δ in [0, 1)
                 epochs:int, # number of epochs E >= 1
                 delta_total:float, # target total δ' in (0, 1), larger than 1-(1-δ)^E
                 orders=None, # Rényi orders > 1; `DEFAULT_ORDERS` when None
                )->float:
     "ε' after E-fold (ε, δ)-DP by approximate RDP: split off the δ events, compose randomized response in RDP, convert."
-    eps, delta, E = _check_eps_delta(eps, delta, epochs)
+    epsilon, delta, E = _check_eps_delta(epsilon, delta, epochs)
     ld = math.log(check_probability('delta_total', delta_total))
     o = DEFAULT_ORDERS if orders is None else np.atleast_1d(check_array('orders', orders, lo=1, lo_open=True))
     lfl = _log_floor(delta, E)
@@ -88,34 +88,34 @@ def rdp_epsilon(eps:float, # one-epoch ε >= 0
     if d_rr >= 1: return 0.0
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', OrderGridWarning)   # the cap at Eε below covers the large-order edge
-        e_rr = rdp_to_dp(o, E * pure_dp_to_rdp(eps, o), d_rr)[0]
-    return float(min(e_rr, E * eps))
+        e_rr = rdp_to_dp(o, E * pure_dp_to_rdp(epsilon, o), d_rr)[0]
+    return float(min(e_rr, E * epsilon))
 
 # %% ../../nbs/17_multi_epoch.ipynb #91c9c003
-def advanced_epsilon(eps:float, # one-epoch ε >= 0
+def advanced_epsilon(epsilon:float, # one-epoch ε >= 0
                      delta:float, # one-epoch δ in [0, 1)
                      epochs:int, # number of epochs E >= 1
                      delta_total:float, # target total δ' in (0, 1), larger than E δ
                     )->float:
     "ε' after E-fold (ε, δ)-DP by advanced composition (Dwork-Rothblum-Vadhan) with δ'' = δ' - Eδ, capped at basic Eε."
-    eps, delta, E = _check_eps_delta(eps, delta, epochs)
+    epsilon, delta, E = _check_eps_delta(epsilon, delta, epochs)
     delta_total = check_probability('delta_total', delta_total)
     slack = delta_total - E * delta
     if slack <= 0: return math.inf
-    return float(min(advanced_composition(eps, delta, E, slack)[0], E * eps))
+    return float(min(advanced_composition(epsilon, delta, E, slack)[0], E * epsilon))
 
 # %% ../../nbs/17_multi_epoch.ipynb #179975e1
-def compare_routes(eps:float, delta:float, epochs, delta_total:float, pld:bool=True)->dict:
+def compare_routes(epsilon:float, delta:float, epochs, delta_total:float, pld:bool=True)->dict:
     "ε' after each E in `epochs` by every route: exact, PLD (dp_accounting), approximate RDP, advanced, basic, paper RDP."
     Es = np.atleast_1d(check_array('epochs', epochs, lo=1, integer=True)).astype(int)
     out = dict(epochs=Es,
-               exact=np.array([exact_epsilon(eps, delta, E, delta_total) for E in Es]),
-               rdp=np.array([rdp_epsilon(eps, delta, E, delta_total) for E in Es]),
-               advanced=np.array([advanced_epsilon(eps, delta, E, delta_total) for E in Es]),
-               basic=np.where(Es * delta <= delta_total, Es * eps, np.inf),
+               exact=np.array([exact_epsilon(epsilon, delta, E, delta_total) for E in Es]),
+               rdp=np.array([rdp_epsilon(epsilon, delta, E, delta_total) for E in Es]),
+               advanced=np.array([advanced_epsilon(epsilon, delta, E, delta_total) for E in Es]),
+               basic=np.where(Es * delta <= delta_total, Es * epsilon, np.inf),
                paper_rdp=np.full(len(Es), np.nan))
     with warnings.catch_warnings():   # the paper's route is labelled as invalid wherever it is shown
         warnings.simplefilter('ignore', UnsoundConversionWarning)
-        if delta > 0 and eps > 0: out['paper_rdp'] = np.array([paper_rdp_epsilon(eps, delta, E, delta_total) for E in Es])
-    if pld: out['pld'] = np.array([pld_epsilon(eps, delta, E, delta_total) for E in Es])
+        if delta > 0 and epsilon > 0: out['paper_rdp'] = np.array([paper_rdp_epsilon(epsilon, delta, E, delta_total) for E in Es])
+    if pld: out['pld'] = np.array([pld_epsilon(epsilon, delta, E, delta_total) for E in Es])
     return out
