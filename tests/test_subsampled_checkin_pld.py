@@ -146,3 +146,18 @@ def test_registered_by_the_top_level_import():
 ])
 def test_bad_inputs(call, word):
     with pytest.raises(ValueError, match=word): call()
+
+def _gdp_epsilon(mu, delta):
+    from scipy import optimize, stats
+    f = lambda e: stats.norm.cdf(-e/mu + mu/2) - math.exp(e)*stats.norm.cdf(-e/mu - mu/2) - delta
+    return optimize.brentq(f, 0.0, 50.0)
+
+@pytest.mark.parametrize('make,mu', [
+    (lambda: subsampled_shuffle_gaussian_pld(60000, 6000, 3.0, 1e-6), 0.1*math.sqrt(math.expm1(1/9)/6000)),
+    (lambda: shuffled_checkin_pld(60000, 0.1, 5.0, 1e-6, 8), 0.1*math.sqrt(math.expm1(1/25)/6000))])
+def test_gdp_limit_at_large_n(make, mu):
+    "Many users: the ratio 1 + q(W̄ - 1) is nearly normal with sd μ = q sqrt(expm1(1/σ²)/m), i.e. μ-GDP."
+    pair = make().self_compose(100)
+    lo, up = pair.epsilon_bounds(1e-5)
+    g = _gdp_epsilon(10*mu, 1e-5)
+    assert 0.97*g <= lo <= up <= 1.05*g, (lo, up, g)
