@@ -25,6 +25,7 @@ from .mechanisms.blogs_repaired import RepairedBlogsStepEvent
 from .mechanisms.p1d_accounting import P1DEvent, PVECEvent
 import shuffle_privacy.mechanisms.shuffle_gaussian_pld   # registers the certified PLD of ShuffleGaussianEvent
 import shuffle_privacy.accounting.profile_pld   # registers the dominating PLD of every ProfileEvent (profile_pld)
+import shuffle_privacy.mechanisms.subsampled_checkin_pld   # ... of SubsampledShuffleGaussianEvent, ShuffledCheckInEvent
 
 # %% ../nbs/09_api.ipynb #256f0d56
 _all_ = ['Event', 'ProfileEvent', 'UnsupportedEventError', 'rdp_of', 'rdp_from_integer_orders', 'RdpAccountant',

@@ -1,0 +1,163 @@
+"""Issue 11 item 4: the certified PLDs of the subsampled shuffle Gaussian and of shuffled check-in, against
+independent references (mpmath quadrature, Monte Carlo, the plain shuffle Gaussian, the RDP route)."""
+import math, subprocess, sys
+import numpy as np
+import pytest
+import mpmath as mp
+from shuffle_privacy.mechanisms.subsampled_checkin_pld import (
+    subsampled_shuffle_gaussian_pld, shuffled_checkin_pld, _mixture_pair)
+from shuffle_privacy.mechanisms.shuffle_gaussian_pld import shuffle_gaussian_pld
+from shuffle_privacy.mechanisms.subsampled_checkin import SubsampledShuffleGaussianEvent, ShuffledCheckInEvent
+from shuffle_privacy.accounting.pld import PldAccountant, pld_of
+from shuffle_privacy.accounting.rdp import RdpAccountant
+
+def mixture_delta_mp(q, s, e):
+    "δ(ε) of (1-q)N(0,s²) + qN(1,s²) against N(0,s²), both directions, by mpmath quadrature over z."
+    mp.mp.dps = 30
+    q, s, e = mp.mpf(q), mp.mpf(s), mp.mpf(e)
+    g = lambda z: 1 - q + q*mp.exp(z/s - 1/(2*s*s))
+    phi = lambda z: mp.npdf(z)
+    kink = lambda t: s*mp.log(t) + 1/(2*s)                  # g(z) = target  <=>  W = t
+    tf = (mp.exp(e) - 1 + q)/q
+    fwd = mp.quad(lambda z: phi(z)*max(g(z) - mp.exp(e), 0), [kink(tf), mp.inf])
+    tr = (mp.exp(-e) - 1 + q)/q
+    rev = mp.quad(lambda z: phi(z)*max(1 - mp.exp(e)*g(z), 0), [-mp.inf, kink(tr)]) if tr > 0 else mp.mpf(0)
+    return float(max(fwd, rev))
+
+@pytest.mark.parametrize('n,s', [(4, 0.5), (4, 2.0), (100, 1.0), (100, 5.0)])
+def test_m1_is_the_sampled_gaussian(n, s):
+    pair = subsampled_shuffle_gaussian_pld(n, 1, s, 1e-5)
+    for e in (0.0, 0.01, 0.1, 0.5):
+        ex = mixture_delta_mp(1/n, s, e)
+        lo, up = pair.delta_bounds(e)
+        assert lo <= ex*(1 + 1e-9) + 1e-15 and ex <= up*(1 + 1e-9) + 1e-15, (e, lo, ex, up)
+        if ex > 1e-8: assert up <= 1.05*ex and lo >= 0.95*ex
+
+@pytest.mark.parametrize('q,s', [(0.02, 2.0), (0.5, 4.0)])
+def test_lattice_route_at_m1_brackets_quadrature(q, s):
+    pair = _mixture_pair(s, [(1.0, 1, q)], [(1.0, 1, q)], 1e-5)
+    for e in (0.0, 0.02, 0.2):
+        ex = mixture_delta_mp(q, s, e)
+        lo, up = pair.delta_bounds(e)
+        assert lo <= ex*(1 + 1e-9) and ex <= up*(1 + 1e-9), (e, lo, ex, up)
+
+@pytest.mark.parametrize('n,s', [(30, 2.0), (500, 4.0)])
+def test_q1_equals_shuffle_gaussian(n, s):
+    a, b = subsampled_shuffle_gaussian_pld(n, n, s), shuffle_gaussian_pld(n, s)
+    for T in (1, 4):
+        aa, bb = (a, b) if T == 1 else (a.self_compose(T), b.self_compose(T))
+        for e in (0.0, 0.05, 0.3):
+            np.testing.assert_allclose(aa.delta_bounds(e), bb.delta_bounds(e), rtol=1e-10, atol=1e-300)
+
+def test_checkin_p1_equals_shuffle_gaussian():
+    a, b = shuffled_checkin_pld(60, 1.0, 3.0), shuffle_gaussian_pld(60, 3.0)
+    for e in (0.0, 0.05, 0.3):
+        np.testing.assert_allclose(a.delta_bounds(e), b.delta_bounds(e), rtol=1e-9)
+
+def _mc_delta(sample_L, es, rng, N=400_000):
+    "Monte Carlo δ(ε) = max(E(L - e^ε)_+, E(1 - e^ε L)_+) under Q, with 5 standard errors."
+    L = sample_L(rng, N)
+    out = []
+    for e in es:
+        f, r = np.maximum(L - math.exp(e), 0), np.maximum(1 - math.exp(e)*L, 0)
+        best = max((f.mean(), f.std()), (r.mean(), r.std()))
+        out.append((best[0], 5*best[1]/math.sqrt(N)))
+    return out
+
+def _wbar_prefix(rng, N, n, s):
+    "Prefix means of n iid lognormal ratios under Q: column c-1 is W̄_c."
+    W = np.exp(rng.standard_normal((N, n))/s - 0.5/(s*s))
+    return np.cumsum(W, axis=1)/np.arange(1, n + 1)
+
+def test_subsampled_monte_carlo():
+    n, m, s = 20, 6, 2.0
+    pair = subsampled_shuffle_gaussian_pld(n, m, s, 1e-5)
+    es = (0.0, 0.05, 0.2)
+    mc = _mc_delta(lambda rng, N: 1 - m/n + (m/n)*_wbar_prefix(rng, N, m, s)[:, -1], es, np.random.default_rng(1))
+    for e, (v, ci) in zip(es, mc):
+        lo, up = pair.delta_bounds(e)
+        assert lo - ci <= v <= up + ci, (e, lo, v, up, ci)
+
+def test_checkin_monte_carlo():
+    n, p, s = 20, 0.3, 2.0
+    pair = shuffled_checkin_pld(n, p, s, 1e-5, max_buckets=64)
+    def sample(rng, N):
+        c = rng.binomial(n, p, N)
+        Wb = _wbar_prefix(rng, N, n, s)[np.arange(N), np.maximum(c, 1) - 1]
+        return np.where(c > 0, 1 - c/n + (c/n)*Wb, 1.0)
+    es = (0.0, 0.05, 0.2)
+    for e, (v, ci) in zip(es, _mc_delta(sample, es, np.random.default_rng(2))):
+        lo, up = pair.delta_bounds(e)
+        assert lo - ci <= v <= up + ci, (e, lo, v, up, ci)
+
+@pytest.mark.parametrize('make', [lambda: subsampled_shuffle_gaussian_pld(1000, 50, 2.0, 1e-5),
+                                  lambda: shuffled_checkin_pld(1000, 0.05, 2.0, 1e-5, 8),
+                                  lambda: shuffled_checkin_pld(10**6, 0.01, 3.0, 1e-5, 4)])
+def test_ordered_and_monotone(make):
+    pair = make()
+    for P in (pair, pair.self_compose(20)):
+        es = np.linspace(0, 2, 41)
+        b = np.array([P.delta_bounds(e) for e in es])
+        assert np.all(b[:, 0] <= b[:, 1] + 1e-15)
+        assert np.all(np.diff(b[:, 0]) <= 1e-15) and np.all(np.diff(b[:, 1]) <= 1e-15)
+        for d in (1e-3, 1e-6, 1e-10):
+            lo, up = P.epsilon_bounds(d)
+            assert 0 <= lo <= up
+
+def test_fewer_buckets_widen_the_interval():
+    coarse, fine = (shuffled_checkin_pld(400, 0.1, 2.0, 1e-5, k) for k in (3, 12))
+    for d in (1e-4, 1e-7):
+        (lc, uc), (lf, uf) = coarse.epsilon_bounds(d), fine.epsilon_bounds(d)
+        assert lc <= lf <= uf <= uc
+
+@pytest.mark.parametrize('ev,delta', [(SubsampledShuffleGaussianEvent(2000, 200, 2.0), 1e-6),
+                                      (SubsampledShuffleGaussianEvent(60000, 600, 3.0), 1e-6),
+                                      (ShuffledCheckInEvent(2000, 0.1, 2.0), 1e-6)])
+def test_pld_epsilon_below_rdp(ev, delta):
+    for T in (1, 30):
+        up = PldAccountant(1e-5).compose(ev, T).get_epsilon(delta)
+        assert up <= RdpAccountant().compose(ev, T).get_epsilon(delta)
+
+def test_get_delta_inverts_get_epsilon():
+    acc = PldAccountant(1e-5).compose(ShuffledCheckInEvent(500, 0.1, 2.0), 10)
+    eps = acc.get_epsilon(1e-6)
+    assert acc.get_delta(eps) <= 1e-6 * (1 + 1e-9)
+    assert acc.get_delta(max(eps - 2e-5, 0)) > 1e-6 * (1 - 1e-9)
+
+def test_registered_by_the_top_level_import():
+    code = ('import shuffle_privacy as sp; '
+            'a = sp.PldAccountant().compose(sp.ShuffledCheckInEvent(50, 0.2, 3.0)).compose('
+            'sp.SubsampledShuffleGaussianEvent(50, 5, 3.0)); print(a.get_epsilon(1e-6))')
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout
+    assert 0 < float(out) < 10
+
+@pytest.mark.parametrize('call,word', [
+    (lambda: subsampled_shuffle_gaussian_pld(0, 1, 3.0), 'num_users'),
+    (lambda: subsampled_shuffle_gaussian_pld(10, 11, 3.0), 'sample_size'),
+    (lambda: subsampled_shuffle_gaussian_pld(10, 0, 3.0), 'sample_size'),
+    (lambda: subsampled_shuffle_gaussian_pld(10, 5, 1.0), 'RdpAccountant'),
+    (lambda: subsampled_shuffle_gaussian_pld(10, 5, float('nan')), 'noise_multiplier'),
+    (lambda: subsampled_shuffle_gaussian_pld(10, 5, 3.0, 2.0), 'value_discretization_interval'),
+    (lambda: shuffled_checkin_pld(10, 0.0, 3.0), 'probability'),
+    (lambda: shuffled_checkin_pld(10, 1.5, 3.0), 'probability'),
+    (lambda: shuffled_checkin_pld(10, 0.5, 1.9), 'RdpAccountant'),
+    (lambda: shuffled_checkin_pld(10, 0.5, 3.0, max_buckets=0), 'max_buckets'),
+    (lambda: shuffled_checkin_pld(0, 0.5, 3.0), 'num_users'),
+])
+def test_bad_inputs(call, word):
+    with pytest.raises(ValueError, match=word): call()
+
+def _gdp_epsilon(mu, delta):
+    from scipy import optimize, stats
+    f = lambda e: stats.norm.cdf(-e/mu + mu/2) - math.exp(e)*stats.norm.cdf(-e/mu - mu/2) - delta
+    return optimize.brentq(f, 0.0, 50.0)
+
+@pytest.mark.parametrize('make,mu', [
+    (lambda: subsampled_shuffle_gaussian_pld(60000, 6000, 3.0, 1e-6), 0.1*math.sqrt(math.expm1(1/9)/6000)),
+    (lambda: shuffled_checkin_pld(60000, 0.1, 5.0, 1e-6, 8), 0.1*math.sqrt(math.expm1(1/25)/6000))])
+def test_gdp_limit_at_large_n(make, mu):
+    "Many users: the ratio 1 + q(W̄ - 1) is nearly normal with sd μ = q sqrt(expm1(1/σ²)/m), i.e. μ-GDP."
+    pair = make().self_compose(100)
+    lo, up = pair.epsilon_bounds(1e-5)
+    g = _gdp_epsilon(10*mu, 1e-5)
+    assert 0.97*g <= lo <= up <= 1.05*g, (lo, up, g)
