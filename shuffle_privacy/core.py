@@ -71,7 +71,8 @@ def check_int(name:str, # parameter name, used in the error message
     if isinstance(x, numbers.Integral): v = int(x)
     else:
         f = float(x)
-        if not math.isfinite(f) or f != math.floor(f): raise ValueError(f'{name} must be an integer in {rng}; got {x!r}')
+        if not math.isfinite(f) or f != math.floor(f):
+            raise ValueError(f'{name} must be an integer in {rng}; got {x!r}')
         v = int(f)
     if (lo is not None and v < lo) or (hi is not None and v > hi):
         raise ValueError(f'{name} must be an integer in {rng}; got {x!r}')
@@ -90,8 +91,10 @@ def check_array(name:str, # parameter name, used in the error message
     "Return `x` as a float array if every entry is finite and in the range, else raise `ValueError` naming `name`."
     rng = _fmt_interval(lo, hi, lo_open, hi_open)
     try: a = np.asarray(x, dtype=float)
-    except (TypeError, ValueError): raise ValueError(f'{name} must be an array of real numbers in {rng}; got {x!r}') from None
-    if ndim is not None and a.ndim != ndim: raise ValueError(f'{name} must have {ndim} dimension(s); got shape {a.shape}')
+    except (TypeError, ValueError):
+        raise ValueError(f'{name} must be an array of real numbers in {rng}; got {x!r}') from None
+    if ndim is not None and a.ndim != ndim:
+        raise ValueError(f'{name} must have {ndim} dimension(s); got shape {a.shape}')
     if a.size == 0: raise ValueError(f'{name} must not be empty')
     if not np.all(np.isfinite(a)): raise ValueError(f'{name} must contain only finite real numbers in {rng}')
     bad = (a < lo) | (a > hi)

@@ -96,7 +96,8 @@ class Loss:
     def require(self, *names):
         "Raise a ValueError unless the constants `names` (e.g. 'R', 'L') are set."
         miss = [k for k in names if getattr(self, k) is None]
-        if miss: raise ValueError(f'{type(self).__name__} needs {", ".join(miss)} for this algorithm: build it with them, '
+        if miss:
+            raise ValueError(f'{type(self).__name__} needs {", ".join(miss)} for this algorithm: build it with them, '
                                   f'e.g. {type(self).__name__}(R=1.0)')
         return self
 

@@ -26,7 +26,8 @@ def clip_rows(G, L:float):
 
 def _loss(loss):
     "Validate a loss for the SCO protocols: a Loss with radius R and Lipschitz constant L."
-    if not isinstance(loss, Loss): raise ValueError(f'loss must be a shuffle_privacy.algorithms.losses.Loss; got {loss!r}')
+    if not isinstance(loss, Loss):
+        raise ValueError(f'loss must be a shuffle_privacy.algorithms.losses.Loss; got {loss!r}')
     return loss.require('R', 'L')
 
 # %% ../../nbs/32_shuffle_sco.ipynb #28ba6a15
@@ -127,7 +128,8 @@ def _V(d, eps, delta, L):
 def psgd_batch(n:int, d:int, epsilon:float, delta:float, L:float, exact_constants:bool=True)->int:
     "Theorem 4.1's batch: sqrt(V)/L with PVEC's exact variance V (default), or the O-form sqrt(d) log(d/delta)/epsilon; in [1, n]."
     n = check_int('n', n, lo=1); d = check_int('d', d, lo=1); L = check_positive('L', L)
-    epsilon, delta = check_positive('epsilon', epsilon), check_real('delta', delta, lo=0, hi=1, lo_open=True, hi_open=True)
+    epsilon, delta = check_positive('epsilon', epsilon), check_real('delta', delta, lo=0, hi=1, lo_open=True,
+                                                                    hi_open=True)
     b = math.sqrt(_V(d, epsilon, delta, L))/L if exact_constants else math.sqrt(d)*math.log(d/delta)/epsilon
     return int(min(n, max(1, math.ceil(min(b, n)))))      # b may be inf (epsilon subnormal): ceil(inf) overflows
 
@@ -193,7 +195,8 @@ def pagd(loss:Loss, # smooth loss (finite beta), with L and R
     "PAGD (Alg 4): sequentially interactive shuffle-private AC-SA; (epsilon, delta)-shuffle private (each user in one batch)."
     rng = as_rng(rng)
     X, n, d, epsilon, delta = _check_common(loss, X, epsilon, delta)
-    if not math.isfinite(loss.beta): raise ValueError('pagd needs a smooth loss (finite beta); wrap it in MoreauEnvelope')
+    if not math.isfinite(loss.beta):
+        raise ValueError('pagd needs a smooth loss (finite beta); wrap it in MoreauEnvelope')
     R, L = loss.R, loss.L; D = 2*R if D is None else check_positive('D', D)
     b = pagd_batch(n, d, _V(d, epsilon, delta, L), loss.beta, D) if b is None else check_int('b', b, lo=1, hi=n)
     T = n//b
@@ -296,8 +299,8 @@ def pgd(loss:Loss, X, y, epsilon:float, delta:float, rng=None,
     info = {}
     if not math.isfinite(loss.beta):
         e1, d1 = pgd_round_budget(epsilon, delta, 1)
-        beta = (loss.L/D)*min(math.sqrt(n), n*loss.L/math.sqrt(_V(d, min(e1, 15.0), d1, loss.L))) if smooth_beta is None \
-            else check_positive('smooth_beta', smooth_beta)
+        beta = (loss.L/D)*min(math.sqrt(n), n*loss.L/math.sqrt(_V(d, min(e1, 15.0), d1, loss.L))) \
+            if smooth_beta is None else check_positive('smooth_beta', smooth_beta)
         loss = MoreauEnvelope(loss, beta); info['beta'] = beta
     T = pgd_rounds(n, d, epsilon, delta, loss.L) if T is None else check_int('T', T, lo=1)
     e0, d0 = pgd_round_budget(epsilon, delta, T)
@@ -326,7 +329,8 @@ def pan_private_acsa(loss:Loss, X, y,
     delta = check_real('delta', delta, lo=0, hi=1, lo_open=True, hi_open=True)
     if not math.isfinite(loss.beta): raise ValueError('pan_private_acsa needs a smooth loss; wrap it in MoreauEnvelope')
     R, L = loss.R, loss.L; D = 2*R
-    b = pagd_batch(n, d, 16*d*L*L*math.log(2/delta)/epsilon**2, loss.beta, D) if b is None else check_int('b', b, lo=1, hi=n)
+    b = (pagd_batch(n, d, 16*d*L*L*math.log(2/delta)/epsilon**2, loss.beta, D) if b is None
+         else check_int('b', b, lo=1, hi=n))
     T = n//b
     zeta = math.sqrt(8*L*L*math.log(2/delta))/(b*epsilon)
     sigma = math.sqrt(L*L/b + 2*d*zeta**2)

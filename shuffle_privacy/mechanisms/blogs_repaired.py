@@ -8,7 +8,8 @@ __all__ = ['repaired_blogs_step', 'repaired_rdp', 'repaired_epsilon', 'repaired_
 # %% ../../nbs/26_blogs_review.ipynb #bc8483bb
 import math
 import numpy as np
-from ..core import check_int, check_positive, check_probability, check_real, as_rng, DEFAULT_ORDERS, expand_bracket, monotone_search
+from ..core import (check_int, check_positive, check_probability, check_real, as_rng, DEFAULT_ORDERS,
+                                  expand_bracket, monotone_search)
 from ..accounting.conversions import rdp_to_dp
 from .blogs import block_shuffle
 
@@ -27,7 +28,8 @@ def repaired_blogs_step(grads, # list of accumulated gradient tensors (numpy), o
     if len(block_sizes) != len(grads): raise ValueError('block_sizes must have one entry per gradient tensor')
     norm = math.sqrt(sum(float(np.sum(g * g)) for g in grads))
     f = min(1.0, C / norm) if norm > 0 else 1.0
-    return [block_shuffle(g * f + rng.normal(0.0, 2 * C * sigma, size=g.shape), b, rng) for g, b in zip(grads, block_sizes)]
+    return [block_shuffle(g * f + rng.normal(0.0, 2 * C * sigma, size=g.shape), b, rng)
+            for g, b in zip(grads, block_sizes)]
 
 # %% ../../nbs/26_blogs_review.ipynb #f737eeda
 def repaired_rdp(orders, # Rényi orders α > 1

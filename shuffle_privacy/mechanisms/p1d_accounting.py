@@ -84,7 +84,9 @@ class ShiftedBinomialProfile:
                  width:float=25.0, # standard deviations summed exactly; the tail mass beyond is added whole
                  method:str='auto', # 'window' (pmf summed), 'cdf' (two CDFs) or 'auto' (cdf above _CDF_ABOVE points)
                 ):
-        self.m = check_int('m', m, lo=1); self.p = check_probability('p', p); self.shift = check_int('shift', shift, lo=0)
+        self.m = check_int('m', m, lo=1)
+        self.p = check_probability('p', p)
+        self.shift = check_int('shift', shift, lo=0)
         if method not in ('auto', 'window', 'cdf'):
             raise ValueError(f"method must be 'auto', 'window' or 'cdf'; got {method!r}")
         mu, sd = m*p, math.sqrt(m*p*(1 - p))
@@ -141,7 +143,8 @@ class ShiftedBinomialProfile:
             finite = [_log_ratio(self.m, s*lo_, k, k) + 4*_eta(self.m, s*lo_, k) for s in (1, -1)] \
                 if 0 < k <= self.m else []
         else: finite = [float(np.max(L[np.isfinite(L)], initial=0.0)) for L in self.L.values()]
-        if not ok(max(finite + [0.0])): return math.inf   # beyond the largest finite loss only infinite-loss mass and the tail remain
+        # beyond the largest finite loss only infinite-loss mass and the tail remain
+        if not ok(max(finite + [0.0])): return math.inf
         hi = 1.0
         while not ok(hi): hi *= 2                         # terminates: ok holds at the largest finite loss
         lo = 0.0 if hi == 1.0 else hi/2
@@ -200,7 +203,8 @@ def p1d_min_b(n:int, # number of users
     top = max(1, 2**53//n)                        # b n stays an exact float: the CDFs are evaluated in doubles
     try: lo, hi = expand_bracket(ok, min(b0, top), 1, top, integer=True, factor=1.25)
     except ValueError:
-        raise ResourceLimitError(f'more than 2^53 noise trials (b n) are needed for epsilon={epsilon}, delta={delta}, g={g}, '
+        raise ResourceLimitError(
+            f'more than 2^53 noise trials (b n) are needed for epsilon={epsilon}, delta={delta}, g={g}, '
                                  f'p={p}; use a larger p or delta instead') from None
     if lo is None: return 1
     return monotone_search(ok, lo, hi, integer=True)

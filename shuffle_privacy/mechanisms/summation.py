@@ -38,7 +38,8 @@ def p1d_params(n:int, # number of users, n >= 1
     g = g0 if g is None else check_int('g', g, lo=g0)
     c = g*g*math.log(2/delta)/epsilon/epsilon/n            # /epsilon/epsilon: eps² underflows to 0 for epsilon < 1e-162
     if not 180*c < 2.0**62:
-        raise ValueError(f'epsilon={epsilon!r} is too small for Lemma 3.1 at n={n}, delta={delta!r}: it would need b > 2^62 '
+        raise ValueError(
+            f'epsilon={epsilon!r} is too small for Lemma 3.1 at n={n}, delta={delta!r}: it would need b > 2^62 '
                          'noise bits per user; use a larger epsilon, or the exact accounting of p1d_exact_params')
     b = math.floor(180*c) + 1
     p = 90*c/b
@@ -155,9 +156,11 @@ def two_sample_chi2(a, b, # two integer samples (any range of values)
                     min_expected:float=5.0, # adjacent values are pooled until a bin holds 2*min_expected > 0
                    )->float:
     "p-value of a chi-square test that two integer samples come from the same distribution (sparse bins pooled)."
-    a = check_array('a', a, ndim=1, integer=True).astype(np.int64); b = check_array('b', b, ndim=1, integer=True).astype(np.int64)
+    a = check_array('a', a, ndim=1, integer=True).astype(np.int64)
+    b = check_array('b', b, ndim=1, integer=True).astype(np.int64)
     min_expected = check_positive('min_expected', min_expected)
-    vals, inv = np.unique(np.concatenate([a, b]), return_inverse=True)   # bins at observed values: memory O(len(a)+len(b))
+    # bins at observed values: memory O(len(a)+len(b))
+    vals, inv = np.unique(np.concatenate([a, b]), return_inverse=True)
     ca = np.bincount(inv[:len(a)], minlength=len(vals)); cb = np.bincount(inv[len(a):], minlength=len(vals))
     tot = ca + cb; edges, acc = [], 0
     for i, t in enumerate(tot):  # pool adjacent values until each bin has enough mass
@@ -189,7 +192,8 @@ def p1d_robust_sum(x, g:int, b:int, p:float, Delta:float, rng, # None, an int se
     rng = as_rng(rng)
     Delta = check_positive('Delta', Delta); x = check_array('x', x, lo=0, hi=Delta, ndim=1)
     honest = np.asarray(honest, dtype=bool)
-    if honest.shape != x.shape: raise ValueError(f'honest must be a boolean mask of shape {x.shape}; got {honest.shape}')
+    if honest.shape != x.shape:
+        raise ValueError(f'honest must be a boolean mask of shape {x.shape}; got {honest.shape}')
     c = p1d_count(x[honest], g, b, p, Delta, rng) if honest.any() else 0   # nobody honest: no message at all
     return Delta/g*(c - p*b*len(x)), c
 
@@ -226,7 +230,9 @@ def pvec_variance_bound(d:int, # dimension, >= 1
                         Delta2:float, # l2 bound of each row, > 0
                        )->float:
     "Theorem 3.2's n-free bound d (2 Delta2)^2 (1/4 + 90 ln(2/gamma)/eps_hat^2), gamma = delta/(d+1) (inf past floats)."
-    d = check_int('d', d, lo=1); epsilon, delta = _check_eps_delta(epsilon, delta); Delta2 = check_positive('Delta2', Delta2)
+    d = check_int('d', d, lo=1)
+    epsilon, delta = _check_eps_delta(epsilon, delta)
+    Delta2 = check_positive('Delta2', Delta2)
     gamma = delta/(d + 1)
     # 1/eps_hat² = 18² ln(1/γ)/eps², divided step by step so that a tiny epsilon gives inf, not a ZeroDivisionError
     inv_eh2 = 18*18*(-math.log(gamma))/epsilon/epsilon
@@ -306,8 +312,11 @@ def pvec_sum(X, # n x d array, one row per user, each row with l2 norm <= Delta2
 def gaussian_sigma(epsilon:float, delta:float, sensitivity:float)->float:
     "Smallest sigma (to 1e-12 relative, rounded up) such that the Gaussian mechanism with l2 sensitivity s is (epsilon, delta)-DP (analytic condition)."
     from shuffle_privacy.accounting.conversions import gdp_delta   # certified upper bound on the condition's left side
-    epsilon = check_positive('epsilon', epsilon); delta = check_probability('delta', delta); s = check_positive('sensitivity', sensitivity)
-    dl = lambda sig: gdp_delta(s/sig, epsilon)       # the difference of Phi's below cancels: computed naively it undershoots
+    epsilon = check_positive('epsilon', epsilon)
+    delta = check_probability('delta', delta)
+    s = check_positive('sensitivity', sensitivity)
+    # the difference of Phi's below cancels: computed naively it undershoots
+    dl = lambda sig: gdp_delta(s/sig, epsilon)
     ok = lambda sig: dl(sig) <= delta              # monotone in σ: more noise, smaller δ
     lo, hi = expand_bracket(ok, s, 1e-300, 1e300)  # capped geometric steps from σ = s (core)
     return hi if lo is None else monotone_search(ok, lo, hi, rtol=1e-12)
