@@ -261,7 +261,7 @@ def entry_delta(A, B, n, *, i):
     return _scalarize(A*_pow_B(c, np.asarray(n, float) - np.asarray(i, float)))
 
 def randomly_stopped_delta(A, B, n, *, i=None):
-    "Randomly stopped PNSGD: A(1-B^(n-i+1))/(n(1-B)) for entry i, or the i-free A/(n(1-B)) (capped at 1) when i is None."
+    "Randomly stopped PNSGD: A(1-B^(n-i+1))/(n(1-B)) for entry i, or the i-free A/(n(1-B)) (capped at 1) if i is None."
     A = _check_A(A); b, c = _as_contraction(B); n = _check_n(n)
     nn = np.asarray(n, dtype=float)
     if i is None:
@@ -274,7 +274,7 @@ def randomly_stopped_delta(A, B, n, *, i=None):
 
 # %% ../../nbs/15_iteration.ipynb #9cc8e6db
 def shuffled_delta_mc(A, B, n:int, *, i:int=1, n_perm:int=10_000, rng=None)->tuple:
-    "Monte Carlo of Theorem 2: average of A B^(n-j) over the position j of entry i under uniform shuffles; (mean, stderr)."
+    "Monte Carlo of Theorem 2: mean of A B^(n-j) over the position j of entry i under uniform shuffles; (mean, stderr)."
     A = _check_A(A); b, c = _as_contraction(B); n = _check_n(n); i = _check_n(i, 'i')
     if i > n: raise ValueError('i must be in [1, n]')
     n_perm = check_int('n_perm', n_perm, lo=2)
@@ -288,12 +288,12 @@ def shuffled_delta_mc(A, B, n:int, *, i:int=1, n_perm:int=10_000, rng=None)->tup
 
 # %% ../../nbs/15_iteration.ipynb #42bc2bf3
 def lemma8_leading(epsilon:float, *, c:float, sigma):
-    "Lemma 8's leading term for 1 - theta_{e^epsilon}(c/sigma): e^{epsilon/2} e^{-c^2/(8 sigma^2)} (4 sigma/c)/sqrt(2 pi)."
+    "Lemma 8's leading term of 1 - theta_{e^epsilon}(c/sigma): e^{epsilon/2} e^{-c^2/(8sigma^2)} (4sigma/c)/sqrt(2pi)."
     epsilon = _check_eps(epsilon); c = check_positive('c', c); sigma = _pos_or_array('sigma', sigma)
     return _scalarize(np.exp(epsilon/2 - c*c/(8*np.asarray(sigma)**2) - _HALF_LOG_2PI)*4*np.asarray(sigma)/c)
 
 def lemma8_remainder(epsilon:float, *, c:float, sigma):
-    "The O(sigma^3) term of Lemma 8: (1-theta(c/sigma)) sqrt(2 pi) e^{-epsilon/2} e^{c^2/(8 sigma^2)} - 4 sigma/c, computed exactly."
+    "Lemma 8's O(sigma^3) term (1-theta(c/sigma)) sqrt(2 pi) e^{-epsilon/2} e^{c^2/(8 sigma^2)} - 4 sigma/c, exactly."
     epsilon = _check_eps(epsilon); c = check_positive('c', c); sigma = _pos_or_array('sigma', sigma)
     s = np.asarray(sigma, dtype=float)
     u, w = c/(2*s), epsilon*s/c
@@ -602,7 +602,7 @@ def online_laplace_delta(epsilon:float, # epsilon >= 0
                          # limit only: sum this many factors exactly before bounding the tail by integrals
                          exact_terms:int=0,
                         ):
-    "Online PNSGD with Laplace noise v_j (6.2): exact A_i prod_{t=i+1}^n B_t, or the certified interval of its limit (6.3)."
+    "Online PNSGD, Laplace noise v_j (6.2): exact A_i prod_{t=i+1}^n B_t, or the certified interval of its limit (6.3)."
     p = _online_params('laplace', epsilon, i, L, eta, alpha, C1, C2, beta, rho, (a, b))
     return _online_delta(p, n, exact_terms)
 
@@ -620,7 +620,7 @@ def online_gaussian_delta(epsilon:float, # epsilon >= 0
                           n=None, # None: the limit as a (lower, upper) interval; integer (array) n >= i: exact delta
                           exact_terms:int=0, # limit only: sum this many factors exactly before bounding the tail
                          ):
-    "Online PNSGD with Gaussian noise sigma_j (6.4): exact A_i prod_{t=i+1}^n B_t, or the certified interval of its limit (6.5)."
+    "Online PNSGD, Gaussian noise sigma_j (6.4): exact A_i prod_{t=i+1}^n B_t, or its limit's certified interval (6.5)."
     p = _online_params('gaussian', epsilon, i, L, eta, alpha, C1, C2, beta, rho, diameter)
     return _online_delta(p, n, exact_terms)
 

@@ -75,7 +75,7 @@ def _bisect_log(f_ok, lo, hi, rtol=1e-13):
     return monotone_search(f_ok, lo, hi, rtol=rtol)
 
 def _bracket_up(f_ok, x, factor=4.0, max_steps=2000):
-    "(lo, hi) with f_ok(hi) True and f_ok(lo) False, by at most `max_steps` geometric steps from x (core.expand_bracket)."
+    "(lo, hi) with f_ok(hi) True, f_ok(lo) False, by at most `max_steps` geometric steps from x (core.expand_bracket)."
     span = min(max_steps*math.log(factor), 1400.0)        # the cap, as a range of log x
     lo_lim = max(math.exp(max(math.log(x) - span, -744.0)), 5e-324)
     hi_lim = math.exp(min(math.log(x) + span, 709.7))
@@ -108,7 +108,7 @@ def calibrate_laplace_scale(epsilon:float, # epsilon >= 0
                             L:float, eta:float, a:float, b:float, beta:float, rho:float, # as in laplace_constants
                             rtol:float=1e-12,
                            )->float:
-    "Smallest Laplace scale v (rounded up) for which shuffled Laplace PNSGD (Theorem 2, Eq. 1.5) is (epsilon, delta)-DP."
+    "Smallest Laplace scale v (rounded up) making shuffled Laplace PNSGD (Theorem 2, Eq. 1.5) (epsilon, delta)-DP."
     delta = check_probability('delta', delta); n = check_int('n', n, lo=1)
     kw = dict(L=L, eta=eta, a=a, b=b, beta=beta, rho=rho)
     laplace_constants(epsilon, v=1.0, **kw)
