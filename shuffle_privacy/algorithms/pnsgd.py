@@ -167,7 +167,7 @@ def pnsgd_delta(epsilon:float, # ε >= 0 at which to report δ
                 # 'sequential' (A)
                 order:str='shuffle',
                )->float:
-    "One-epoch δ at ε of PNSGD with a fixed noise scale (replace-one neighbours; Laplace: d = 1), from the iteration accountant."
+    "One-epoch δ at ε of PNSGD, fixed noise scale (replace-one neighbours; Laplace: d = 1), by iteration accounting."
     orders = _ORDERS + ('random_stop_simple',)
     if order not in orders: raise ValueError(f'order must be one of {orders}; got {order!r}')
     if noise == 'gaussian':

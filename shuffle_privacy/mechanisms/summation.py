@@ -31,7 +31,7 @@ def p1d_params(n:int, # number of users, n >= 1
                delta:float, # 0 < delta < 1/2
                *, g:int|None=None, # precision; default the smallest integer >= sqrt(n)
               )->tuple:
-    "Lemma 3.1's (g, b, p): g >= sqrt(n), the smallest integer b > 180 g^2 ln(2/delta)/(epsilon^2 n), p = 90 g^2 ln(2/delta)/(b epsilon^2 n)."
+    "Lemma 3.1: g >= sqrt(n), least integer b > 180 g^2 ln(2/delta)/(eps^2 n), p = 90 g^2 ln(2/delta)/(b eps^2 n)."
     n = check_int('n', n, lo=1)
     epsilon, delta = _check_eps_delta(epsilon, delta)
     g0 = _ceil_sqrt(n)
@@ -51,7 +51,7 @@ def p1d_epsilon(epsilon:float, # the lemma's epsilon
                 Delta:float, # input bound: x in [0, Delta]
                 dx:float|None=None, # |x_u - x'_u|; default the worst case Delta
                )->float:
-    "Lemma 3.1 item 1: the per-instance divergence bound epsilon (2/g + |x_u - x'_u|/Delta) of P1D at the lemma's delta."
+    "Lemma 3.1 item 1: per-instance divergence bound epsilon (2/g + |x_u - x'_u|/Delta) of P1D at the lemma's delta."
     epsilon = check_positive('epsilon', epsilon); g = check_int('g', g, lo=1); Delta = check_positive('Delta', Delta)
     dx = Delta if dx is None else check_real('dx', dx, lo=0, hi=Delta)
     return epsilon*(2/g + dx/Delta)
@@ -62,7 +62,7 @@ def p1d_encode(x, # inputs in [0, Delta], any shape
                Delta:float, # input bound
                rng=None, # randomness
               )->np.ndarray:
-    "Fixed-point encoding with randomized rounding: floor(x g/Delta) + Ber(frac(x g/Delta)), an unbiased integer in [0, g]."
+    "Fixed-point encoding, randomized rounding: floor(x g/Delta) + Ber(frac(x g/Delta)), an unbiased integer in [0, g]."
     rng = as_rng(rng)
     g = check_int('g', g, lo=1); Delta = check_positive('Delta', Delta)
     s = np.clip(np.asarray(x, dtype=float)*(g/Delta), 0.0, g)
@@ -128,7 +128,7 @@ def p1d_sum(x, # inputs in [0, Delta], one per user
 def p1d_variance(n:int, g:int, b:int, p:float, Delta:float,
                  x=None, # the inputs; None gives the worst case over inputs
                 )->float:
-    "Exact variance of P1D: (Delta/g)^2 (sum f_i(1-f_i) + b n p (1-p)), f_i the fractional parts; <= 1/4 each if x is None."
+    "Exact variance of P1D: (Delta/g)^2 (sum f_i(1-f_i) + b n p (1-p)), f_i fractional parts; <= 1/4 each if x is None."
     n = check_int('n', n, lo=1); g = check_int('g', g, lo=1); b = check_int('b', b, lo=1)
     p = check_real('p', p, lo=0, hi=0.5, lo_open=True); Delta = check_positive('Delta', Delta)
     if x is None: r = n/4
@@ -179,7 +179,7 @@ def p1d_robust_epsilon(epsilon:float, # the lemma's epsilon, 0 < epsilon <= 1
                        g:int, # precision, g >= 3
                        Delta:float, dx:float|None=None, # input bound and |x_u - x'_u| (default Delta)
                       )->float:
-    "Claim A.8: divergence bound (epsilon/honest_fraction)(2/g + |x_u - x'_u|/Delta) when only honest_fraction n users are honest."
+    "Claim A.8: bound (epsilon/honest_fraction)(2/g + |x_u - x'_u|/Delta) when only honest_fraction n users are honest."
     epsilon = check_real('epsilon', epsilon, lo=0, hi=1, lo_open=True)
     honest_fraction = check_real('honest_fraction', honest_fraction, lo=1/3, hi=1)
     g = check_int('g', g, lo=3)
@@ -188,7 +188,7 @@ def p1d_robust_epsilon(epsilon:float, # the lemma's epsilon, 0 < epsilon <= 1
 def p1d_robust_sum(x, g:int, b:int, p:float, Delta:float, rng, # None, an int seed or a numpy Generator
                    honest, # boolean mask of the users who follow the protocol
                   )->tuple:
-    "Run P1D when only the `honest` users send messages; return (estimate, count): the estimate is biased by the missing users."
+    "P1D when only `honest` users send messages; returns (estimate, count), the estimate biased by missing users."
     rng = as_rng(rng)
     Delta = check_positive('Delta', Delta); x = check_array('x', x, lo=0, hi=Delta, ndim=1)
     honest = np.asarray(honest, dtype=bool)
@@ -207,7 +207,7 @@ class PVECParams(NamedTuple):
     epsilon_hat: float; delta_hat: float; gamma: float
 
 def pvec_params(n:int, d:int, epsilon:float, delta:float, Delta2:float)->PVECParams:
-    "Theorem 3.2's parameters: gamma = delta_hat = delta/(d+1), eps_hat = epsilon/(18 sqrt(ln(1/gamma))), g = max(ceil sqrt n, ceil sqrt d, 4), (b, p) from Lemma 3.1."
+    "Thm 3.2: γ = δ_hat = δ/(d+1), ε_hat = ε/(18 sqrt(ln(1/γ))), g = max(⌈√n⌉, ⌈√d⌉, 4), (b, p) from Lemma 3.1."
     n = check_int('n', n, lo=1); d = check_int('d', d, lo=1)
     epsilon, delta = _check_eps_delta(epsilon, delta)
     Delta2 = check_positive('Delta2', Delta2)
@@ -292,7 +292,7 @@ def pvec_sum(X, # n x d array, one row per user, each row with l2 norm <= Delta2
              rng=None, # randomness
              method:str='fast', # 'fast' (exact count distribution) or 'messages' (labelled bits shuffled)
             )->np.ndarray:
-    "PVEC: an (epsilon, delta)-shuffle-private unbiased estimate of the sum of the rows of X (replace-one neighbours); error variance free of n."
+    "PVEC: (eps, delta)-shuffle-private unbiased estimate of X's row sum (replace-one); error variance free of n."
     rng = as_rng(rng)
     Delta2 = check_positive('Delta2', Delta2)
     X = _check_rows(X, Delta2)
@@ -310,7 +310,7 @@ def pvec_sum(X, # n x d array, one row per user, each row with l2 norm <= Delta2
 
 # %% ../../nbs/20_summation.ipynb #aa03ba24
 def gaussian_sigma(epsilon:float, delta:float, sensitivity:float)->float:
-    "Smallest sigma (to 1e-12 relative, rounded up) such that the Gaussian mechanism with l2 sensitivity s is (epsilon, delta)-DP (analytic condition)."
+    "Least sigma (1e-12 relative, rounded up) making the Gaussian mechanism of l2 sensitivity s (ε, δ)-DP (analytic)."
     from shuffle_privacy.accounting.conversions import gdp_delta   # certified upper bound on the condition's left side
     epsilon = check_positive('epsilon', epsilon)
     delta = check_probability('delta', delta)
