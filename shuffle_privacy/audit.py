@@ -33,7 +33,7 @@ def _log_beta_bisect(a, b, alpha, upper:bool, side:str)->float:
     return lo if side == 'lo' else hi
 
 def _log_beta_root(a, b, alpha, upper:bool, side:str)->float:
-    "log of the Beta quantile on the conservative `side` ('lo': F <= 0, 'hi': F > 0): inverse beta, checked, else bisection."
+    "log Beta quantile on the conservative `side` ('lo': F <= 0, 'hi': F > 0): inverse beta, checked, else bisection."
     F = _beta_F(a, b, alpha, upper)
     x = float(special.betainccinv(a, b, alpha) if upper else special.betaincinv(a, b, alpha))
     if not 0.0 < x < 1.0: return _log_beta_bisect(a, b, alpha, upper, side)
@@ -53,7 +53,7 @@ def clopper_pearson(k, # number of successes, an integer in [0, n]
                     n, # number of independent Bernoulli trials, n >= 1
                     alpha:float=0.05, # level of EACH one-sided bound, in (0, 1)
                    )->tuple:
-    "One-sided Clopper–Pearson bounds `(lower, upper)` on a Bernoulli success probability, each valid with probability >= 1 - alpha."
+    "One-sided Clopper–Pearson bounds `(lower, upper)` on a Bernoulli success probability, each valid w.p. >= 1-alpha."
     n = check_int('n', n, lo=1)
     k = check_int('k', k, lo=0, hi=n)
     alpha = check_probability('alpha', alpha)
@@ -153,7 +153,7 @@ def audit(sample_first:Callable, # rng -> one output of the mechanism on the fir
 
 # %% ../nbs/35_audit.ipynb #353267d6
 def _log_beta_root_vec(a, b, alpha, upper:bool, side:str)->np.ndarray:
-    "`_log_beta_root` over arrays a, b: vectorised inverse beta, checked against the definition; failures redone singly."
+    "`_log_beta_root` over arrays a, b: vectorised inverse beta checked against the definition; failures redone singly."
     a, b = np.asarray(a, float), np.asarray(b, float)
     with np.errstate(divide='ignore', invalid='ignore'):
         x = special.betainccinv(a, b, alpha) if upper else special.betaincinv(a, b, alpha)

@@ -16,7 +16,7 @@ from ..audit import audit, epsilon_lower_bound
 def shuffle_gaussian_sampler(x, # the n users' values in [0, 1]
                              sigma:float, # noise standard deviation of each user
                             ):
-    "Batch sampler of the shuffle Gaussian mechanism: (rng, trials) -> (trials, n) sorted noisy values (sorting = shuffling's information)."
+    "Batch sampler of the shuffle Gaussian: (rng, trials) -> (trials, n) sorted noisy values (sorting ≡ shuffling)."
     x = np.asarray(x, dtype=float)
     sigma = check_positive('sigma', sigma)
     return lambda rng, trials: np.sort(x + rng.normal(0.0, sigma, size=(trials, x.size)), axis=1)
@@ -40,7 +40,7 @@ def audit_shuffle_gaussian(n:int, # number of users
                            rng=None, # numpy Generator or seed
                            pilot:int|None=None, # pilot runs to choose the threshold (default: trials)
                           ):
-    "Audit of the shuffle Gaussian for D' = (1,0,...,0) vs D = 0 with the likelihood-ratio detector; returns (AuditResult, threshold)."
+    "Audit of the shuffle Gaussian, D' = (1,0,...,0) vs D = 0, likelihood-ratio detector; (AuditResult, threshold)."
     n, trials = check_int('n', n, lo=1), check_int('trials', trials, lo=1)
     sigma, delta = check_positive('sigma', sigma), check_probability('delta', delta)
     rng = as_rng(rng)
