@@ -128,8 +128,8 @@ def _V(d, eps, delta, L):
 def psgd_batch(n:int, d:int, epsilon:float, delta:float, L:float, exact_constants:bool=True)->int:
     "Thm 4.1's batch in [1, n]: sqrt(V)/L, V PVEC's exact variance (default), or the O-form sqrt(d) log(d/delta)/eps."
     n = check_int('n', n, lo=1); d = check_int('d', d, lo=1); L = check_positive('L', L)
-    epsilon, delta = check_positive('epsilon', epsilon), check_real('delta', delta, lo=0, hi=1, lo_open=True,
-                                                                    hi_open=True)
+    epsilon, delta = (check_positive('epsilon', epsilon),
+                      check_real('delta', delta, lo=0, hi=1, lo_open=True, hi_open=True))
     b = math.sqrt(_V(d, epsilon, delta, L))/L if exact_constants else math.sqrt(d)*math.log(d/delta)/epsilon
     return int(min(n, max(1, math.ceil(min(b, n)))))      # b may be inf (epsilon subnormal): ceil(inf) overflows
 

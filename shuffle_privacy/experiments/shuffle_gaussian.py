@@ -13,8 +13,7 @@ from scipy import optimize, stats
 from ..core import check_int, check_positive, check_probability, check_array, log1mexp, in_test, as_rng
 from ..core import expand_bracket
 from ..accounting.conversions import (rdp_to_dp, gdp_delta, gdp_epsilon, optimal_composition_epsilon,
-                                                    OrderGridWarning,
-                                         pure_dp_to_rdp)
+                                                    OrderGridWarning, pure_dp_to_rdp)
 from ..accounting.composition import exact_epsilon, advanced_epsilon
 from ..mechanisms.shuffle_gaussian import shuffle_gaussian_rdp, shuffle_gaussian_rdp_upper_bound
 from ..accounting.conversions import rdp_to_dp_growing

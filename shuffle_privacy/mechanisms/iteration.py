@@ -468,9 +468,8 @@ def _online_log1mB(p, log_tau):
     "log(1 - B_t) as a function of log tau, tau = t^(-alpha) (t may be non-integer or infinite: tau -> 0)."
     lt = np.asarray(log_tau, dtype=float)
     if p['kind'] == 'laplace':    # 1 - B = e^{eps/2}/(t^a/C1 + C2) = e^{eps/2}/(1/(C1 tau) + C2)
-        return np.minimum(0.0,
-                          p['eps']/2
-                          - np.logaddexp(-math.log(p['C1']) - lt, math.log(p['C2']) if p['C2'] > 0 else -np.inf))
+        return np.minimum(0.0, p['eps']/2 - np.logaddexp(-math.log(p['C1']) - lt,
+                                                         math.log(p['C2']) if p['C2'] > 0 else -np.inf))
     lx = np.logaddexp(-2*lt - math.log(2*math.pi*p['C1']**2), math.log(p['C2']) if p['C2'] > 0 else -np.inf)
     r = 2*np.sqrt(np.atleast_1d(lambertw_exp(lx)))
     if p['eps'] == 0: return _log_theta_parts(0.0, r)[1].reshape(lt.shape)
