@@ -33,7 +33,7 @@ def _log_beta_bisect(a, b, alpha, upper:bool, side:str)->float:
     return lo if side == 'lo' else hi
 
 def _log_beta_root(a, b, alpha, upper:bool, side:str)->float:
-    "log of the Beta quantile on the conservative `side` ('lo': F <= 0, 'hi': F > 0): inverse beta, checked, else bisection."
+    "log Beta quantile on the conservative `side` ('lo': F <= 0, 'hi': F > 0): inverse beta, checked, else bisection."
     F = _beta_F(a, b, alpha, upper)
     x = float(special.betainccinv(a, b, alpha) if upper else special.betaincinv(a, b, alpha))
     if not 0.0 < x < 1.0: return _log_beta_bisect(a, b, alpha, upper, side)
@@ -53,7 +53,7 @@ def clopper_pearson(k, # number of successes, an integer in [0, n]
                     n, # number of independent Bernoulli trials, n >= 1
                     alpha:float=0.05, # level of EACH one-sided bound, in (0, 1)
                    )->tuple:
-    "One-sided Clopper–Pearson bounds `(lower, upper)` on a Bernoulli success probability, each valid with probability >= 1 - alpha."
+    "One-sided Clopper–Pearson bounds `(lower, upper)` on a Bernoulli success probability, each valid w.p. >= 1-alpha."
     n = check_int('n', n, lo=1)
     k = check_int('k', k, lo=0, hi=n)
     alpha = check_probability('alpha', alpha)
@@ -69,7 +69,8 @@ def _log_cp_terms(tp, fp, trials, alpha):
         log_p1_lo = -math.inf if tp == 0 else _log_beta_root(tp, n - tp + 1, alpha, upper=False, side='lo')
         log_q1_hi = 0.0 if tp == 0 else _log_beta_root(n - tp + 1, tp, alpha, upper=True, side='hi')   # 1 - lower(p1)
         log_p0_hi = 0.0 if fp == n else _log_beta_root(fp + 1, n - fp, alpha, upper=True, side='hi')
-        log_q0_lo = -math.inf if fp == n else _log_beta_root(n - fp, fp + 1, alpha, upper=False, side='lo')  # 1 - upper(p0)
+        # 1 - upper(p0)
+        log_q0_lo = -math.inf if fp == n else _log_beta_root(n - fp, fp + 1, alpha, upper=False, side='lo')
     return log_p1_lo, log_p0_hi, log_q1_hi, log_q0_lo
 
 # %% ../nbs/35_audit.ipynb #568380dd
@@ -92,8 +93,10 @@ def epsilon_lower_bound(tp, # detections on the FIRST input, out of `trials`
                         trials, # independent runs on each input
                         delta:float=0.0, # the δ at which ε is certified, in [0, 1)
                         alpha:float=0.05, # level of each one-sided Clopper–Pearson bound (see the convention above)
-                        one_sided:bool=False, # use only Pr[M(first) in S] <= e^ε Pr[M(second) in S] + δ (one direction of the divergence)
-                        joint_confidence:float=None, # if given, both bounds hold together at this level: alpha = 1 - sqrt(it)
+                        # use only Pr[M(first) in S] <= e^ε Pr[M(second) in S] + δ (one direction of the divergence)
+                        one_sided:bool=False,
+                        # if given, both bounds hold together at this level: alpha = 1 - sqrt(it)
+                        joint_confidence:float=None,
                        )->float:
     "Certified lower bound on ε of an (ε, δ)-DP claim from a distinguishing test; 0 when nothing can be certified."
     trials = check_int('trials', trials, lo=1)
@@ -121,7 +124,7 @@ class AuditResult:
                 f'{100*self.joint_confidence:.2f}%)')
 
 # %% ../nbs/35_audit.ipynb #cf3cb92a
-def audit(sample_first:Callable, # rng -> one output of the mechanism on the first input (or `trials` outputs if `batch`)
+def audit(sample_first:Callable, # rng -> one output of the mechanism on the first input (`trials` outputs if `batch`)
           sample_second:Callable, # the same on the second, neighbouring input
           detect:Callable, # output -> bool (or batch of outputs -> bool array): "this came from the first input"
           trials:int=1000, # runs on each input
@@ -141,14 +144,16 @@ def audit(sample_first:Callable, # rng -> one output of the mechanism on the fir
     counts = []
     for sample in (sample_first, sample_second):
         if batch: k = int(np.count_nonzero(np.asarray(detect(sample(rng, trials)), dtype=bool)))
-        else: k = sum(bool(detect(sample(rng))) for _ in (_progress(range(trials), desc='trials') if progress else range(trials)))
+        else:
+            k = sum(bool(detect(sample(rng)))
+                    for _ in (_progress(range(trials), desc='trials') if progress else range(trials)))
         counts.append(k)
     tp, fp = counts
     return AuditResult(tp, fp, trials, delta, alpha, epsilon_lower_bound(tp, fp, trials, delta, alpha, one_sided))
 
 # %% ../nbs/35_audit.ipynb #353267d6
 def _log_beta_root_vec(a, b, alpha, upper:bool, side:str)->np.ndarray:
-    "`_log_beta_root` over arrays a, b: vectorised inverse beta, checked against the definition; failures redone singly."
+    "`_log_beta_root` over arrays a, b: vectorised inverse beta checked against the definition; failures redone singly."
     a, b = np.asarray(a, float), np.asarray(b, float)
     with np.errstate(divide='ignore', invalid='ignore'):
         x = special.betainccinv(a, b, alpha) if upper else special.betaincinv(a, b, alpha)
@@ -191,7 +196,8 @@ def best_threshold(scores_first, # pilot scores of the mechanism on the FIRST in
     s1 = np.sort(check_array('scores_first', scores_first, ndim=1))
     s0 = np.sort(check_array('scores_second', scores_second, ndim=1))
     if len(s1) != len(s0) or len(s1) == 0:
-        raise ValueError(f'scores_first and scores_second must be non-empty and of equal length; got {len(s1)}, {len(s0)}')
+        raise ValueError(
+            f'scores_first and scores_second must be non-empty and of equal length; got {len(s1)}, {len(s0)}')
     delta = check_real('delta', delta, lo=0, hi=1, hi_open=True)
     alpha = _alpha_for(alpha, joint_confidence)
     n = len(s1)

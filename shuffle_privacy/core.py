@@ -71,7 +71,8 @@ def check_int(name:str, # parameter name, used in the error message
     if isinstance(x, numbers.Integral): v = int(x)
     else:
         f = float(x)
-        if not math.isfinite(f) or f != math.floor(f): raise ValueError(f'{name} must be an integer in {rng}; got {x!r}')
+        if not math.isfinite(f) or f != math.floor(f):
+            raise ValueError(f'{name} must be an integer in {rng}; got {x!r}')
         v = int(f)
     if (lo is not None and v < lo) or (hi is not None and v > hi):
         raise ValueError(f'{name} must be an integer in {rng}; got {x!r}')
@@ -90,8 +91,10 @@ def check_array(name:str, # parameter name, used in the error message
     "Return `x` as a float array if every entry is finite and in the range, else raise `ValueError` naming `name`."
     rng = _fmt_interval(lo, hi, lo_open, hi_open)
     try: a = np.asarray(x, dtype=float)
-    except (TypeError, ValueError): raise ValueError(f'{name} must be an array of real numbers in {rng}; got {x!r}') from None
-    if ndim is not None and a.ndim != ndim: raise ValueError(f'{name} must have {ndim} dimension(s); got shape {a.shape}')
+    except (TypeError, ValueError):
+        raise ValueError(f'{name} must be an array of real numbers in {rng}; got {x!r}') from None
+    if ndim is not None and a.ndim != ndim:
+        raise ValueError(f'{name} must have {ndim} dimension(s); got shape {a.shape}')
     if a.size == 0: raise ValueError(f'{name} must not be empty')
     if not np.all(np.isfinite(a)): raise ValueError(f'{name} must contain only finite real numbers in {rng}')
     bad = (a < lo) | (a > hi)
@@ -196,7 +199,7 @@ def log_norm_sf_diff(a, # first argument, Q(a) is the larger term
                      b, # second argument
                      c=0.0, # log-weight of the second term
                     ):
-    "log(Q(a) - exp(c) Q(b)) in log space; requires Q(a) >= exp(c) Q(b); near-total cancellation loses ~|log Q(a)|*1e-16 absolute."
+    "log(Q(a) - exp(c) Q(b)) in log space, Q(a) >= exp(c) Q(b); near-total cancellation: abs. error ~|log Q(a)|*1e-16."
     c = np.asarray(c, dtype=float)
     if np.isnan(c).any() or np.any(c == np.inf): raise ValueError('c must be a log-weight in [-inf, inf), not NaN')
     la, lb = log_norm_sf(a), c + log_norm_sf(b)
@@ -258,7 +261,7 @@ def expand_bracket(pred, # monotone predicate: False below a threshold, True fro
                    integer:bool=False, # integer points?
                    factor:float=4.0, # growth factor per step (> 1)
                   )->tuple:
-    "A bracket (lo, hi) with pred(lo) False and pred(hi) True, found by geometric steps from `start`; ValueError if none."
+    "A bracket (lo, hi) with pred(lo) False, pred(hi) True, by geometric steps from `start`; ValueError if none."
     factor = check_real('factor', factor, lo=1, lo_open=True)
     lo_limit, hi_limit = check_real('lo_limit', lo_limit, lo=0, lo_open=True), check_real('hi_limit', hi_limit)
     x = min(max(check_real('start', start, lo=0, lo_open=True), lo_limit), hi_limit)

@@ -114,7 +114,8 @@ _D0, _D_MIN, _MAX_POINTS = 1e-4, 1e-12, 10_000_000
 class PldAccountant(dp_accounting.PrivacyAccountant):
     "Privacy-loss-distribution accountant (replace-one) with certified lower and upper ends."
     def __init__(self,
-                 value_discretization_interval:float|None=None, # grid of the privacy loss; None: 1e-4, refined on demand
+                 # grid of the privacy loss; None: 1e-4, refined on demand
+                 value_discretization_interval:float|None=None,
                  neighboring_relation:NeighboringRelation=NeighboringRelation.REPLACE_ONE, # only REPLACE_ONE
                  rtol:float=0.01, # adaptive grid: refine (10x per step) until upper - lower <= rtol * upper
                 ):

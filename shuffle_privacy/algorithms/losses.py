@@ -72,7 +72,7 @@ def _margin(theta, X):
     return X @ theta if theta.ndim == 1 else np.einsum('ij,ij->i', theta, X)
 
 class Loss:
-    "Base class: per-sample loss phi(x.theta, y) with gradient, Lipschitz L and smoothness beta over the ball of radius R."
+    "Base class: per-sample loss phi(x.theta, y), gradient, Lipschitz L and smoothness beta over the ball of radius R."
     name = 'loss'
     smooth = True
     lam = 0.0          # strong convexity
@@ -96,7 +96,8 @@ class Loss:
     def require(self, *names):
         "Raise a ValueError unless the constants `names` (e.g. 'R', 'L') are set."
         miss = [k for k in names if getattr(self, k) is None]
-        if miss: raise ValueError(f'{type(self).__name__} needs {", ".join(miss)} for this algorithm: build it with them, '
+        if miss:
+            raise ValueError(f'{type(self).__name__} needs {", ".join(miss)} for this algorithm: build it with them, '
                                   f'e.g. {type(self).__name__}(R=1.0)')
         return self
 
@@ -132,7 +133,7 @@ class HingeLoss(Loss):
     def phi(self, z, y): return np.maximum(0.0, 1 - y*z)
     def dphi(self, z, y): return -(y*z < 1).astype(float)*y
     def prox(self, V, X, y, t):
-        "Row i: argmin_u t max(0, 1 - y_i u.x_i) + ||u - V_i||^2/2 = V_i + tau_i y_i x_i, tau = clip((1 - y v.x)/||x||^2, 0, t)."
+        "Row i: argmin_u t max(0, 1-y_i u.x_i) + ||u-V_i||^2/2 = V_i + tau_i y_i x_i, tau=clip((1-y v.x)/||x||^2,0,t)."
         V = np.broadcast_to(V, X.shape); xx = np.maximum(np.einsum('ij,ij->i', X, X), 1e-300)
         tau = np.clip((1 - y*np.einsum('ij,ij->i', V, X))/xx, 0.0, t)
         return V + (tau*y)[:, None]*X

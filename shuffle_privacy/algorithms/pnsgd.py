@@ -78,7 +78,8 @@ def pnsgd(loss, # object with `grad(w, x, y)` for batches of chains, e.g. `Squar
           runs:int=1, # number of independent chains run side by side
           w0=None, # starting point(s), shape (d,) or (runs, d); the projection of 0 when None
           rng=None, # numpy Generator or seed: the same seed reproduces the run exactly
-          progress:bool|None=None, # show a step counter (interactive sessions only); by default when epochs * n * runs >= 1e6
+          # show a step counter (interactive sessions only); by default when epochs * n * runs >= 1e6
+          progress:bool|None=None,
           chunk:int=4096, # noise is drawn this many steps at a time (bounds memory)
          )->PNSGDResult:
     "Projected noisy SGD w <- Pi_K(w - eta (grad l(w, x) + Z)), vectorised over independent runs."
@@ -148,7 +149,8 @@ def online_gaussian_sigmas(n:int, # number of steps
     return np.exp(math.log(M) + math.log(D) - math.log(2 * float(eta)) - lw / 2)
 
 # %% ../../nbs/31_pnsgd.ipynb #17e6325x
-from ..mechanisms.iteration import gaussian_constants, laplace_constants, shuffled_delta, randomly_stopped_delta, entry_delta
+from ..mechanisms.iteration import (gaussian_constants, laplace_constants, shuffled_delta,
+                                                  randomly_stopped_delta, entry_delta)
 
 # %% ../../nbs/31_pnsgd.ipynb #17e63257
 def pnsgd_delta(epsilon:float, # ε >= 0 at which to report δ
@@ -161,9 +163,11 @@ def pnsgd_delta(epsilon:float, # ε >= 0 at which to report δ
                 beta:float, # smoothness of the loss
                 rho:float=0.0, # strong convexity of the loss
                 noise:str='gaussian', # 'gaussian' or 'laplace'
-                order:str='shuffle', # 'shuffle' (Thm 2), 'random_stop' (worst entry i=1), 'random_stop_simple' (A/(n(1-B))), 'sequential' (A)
+                # 'shuffle' (Thm 2), 'random_stop' (worst entry i=1), 'random_stop_simple' (A/(n(1-B))),
+                # 'sequential' (A)
+                order:str='shuffle',
                )->float:
-    "One-epoch δ at ε of PNSGD with a fixed noise scale (replace-one neighbours; Laplace: d = 1), from the iteration accountant."
+    "One-epoch δ at ε of PNSGD, fixed noise scale (replace-one neighbours; Laplace: d = 1), by iteration accounting."
     orders = _ORDERS + ('random_stop_simple',)
     if order not in orders: raise ValueError(f'order must be one of {orders}; got {order!r}')
     if noise == 'gaussian':
@@ -186,10 +190,12 @@ def minimize_risk(loss, # `SquaredLoss()` or `LogisticLoss()`
                  ):
     "Minimiser of the mean loss over K by deterministic projected gradient descent with step 1/beta."
     X, y = check_array('X', X, ndim=2), check_array('y', y, ndim=1); check_same_length(X=X, y=y)
-    if not isinstance(loss, (SquaredLoss, LogisticLoss)): raise ValueError('loss must be SquaredLoss() or LogisticLoss()')
+    if not isinstance(loss, (SquaredLoss, LogisticLoss)):
+        raise ValueError('loss must be SquaredLoss() or LogisticLoss()')
     if not isinstance(K, Ball): raise ValueError(f'K must be a Ball; got {K!r}')
     iters = check_int('iters', iters, lo=1)
-    beta = np.linalg.norm(X, 2) ** 2 / len(X) * (1.0 if isinstance(loss, SquaredLoss) else 0.25)  # smoothness of the mean risk
+    # smoothness of the mean risk
+    beta = np.linalg.norm(X, 2) ** 2 / len(X) * (1.0 if isinstance(loss, SquaredLoss) else 0.25)
     w = K(np.zeros((1, X.shape[1])))
     if beta == 0: return w[0]                     # X = 0: the risk is constant on K, every point minimises it
     for _ in range(iters):

@@ -26,7 +26,8 @@ def clip_rows(G, L:float):
 
 def _loss(loss):
     "Validate a loss for the SCO protocols: a Loss with radius R and Lipschitz constant L."
-    if not isinstance(loss, Loss): raise ValueError(f'loss must be a shuffle_privacy.algorithms.losses.Loss; got {loss!r}')
+    if not isinstance(loss, Loss):
+        raise ValueError(f'loss must be a shuffle_privacy.algorithms.losses.Loss; got {loss!r}')
     return loss.require('R', 'L')
 
 # %% ../../nbs/32_shuffle_sco.ipynb #28ba6a15
@@ -125,9 +126,10 @@ def _V(d, eps, delta, L):
     return pvec_variance_bound(d, eps, delta, L)
 
 def psgd_batch(n:int, d:int, epsilon:float, delta:float, L:float, exact_constants:bool=True)->int:
-    "Theorem 4.1's batch: sqrt(V)/L with PVEC's exact variance V (default), or the O-form sqrt(d) log(d/delta)/epsilon; in [1, n]."
+    "Thm 4.1's batch in [1, n]: sqrt(V)/L, V PVEC's exact variance (default), or the O-form sqrt(d) log(d/delta)/eps."
     n = check_int('n', n, lo=1); d = check_int('d', d, lo=1); L = check_positive('L', L)
-    epsilon, delta = check_positive('epsilon', epsilon), check_real('delta', delta, lo=0, hi=1, lo_open=True, hi_open=True)
+    epsilon, delta = (check_positive('epsilon', epsilon),
+                      check_real('delta', delta, lo=0, hi=1, lo_open=True, hi_open=True))
     b = math.sqrt(_V(d, epsilon, delta, L))/L if exact_constants else math.sqrt(d)*math.log(d/delta)/epsilon
     return int(min(n, max(1, math.ceil(min(b, n)))))      # b may be inf (epsilon subnormal): ceil(inf) overflows
 
@@ -142,7 +144,7 @@ def psgd(loss:Loss, # loss with L and R
          eta:float|None=None, # step size; default D/(L_G sqrt T)
          theta0=None, # starting point (default 0)
         )->SCOResult:
-    "PSGD (Alg 3): sequentially interactive shuffle-private SGD; each user in one batch; (epsilon, delta)-shuffle private."
+    "PSGD (Alg 3): sequentially interactive SGD, each user in one batch; (epsilon, delta)-shuffle private."
     rng = as_rng(rng); _loss(loss)
     X = check_array('X', X, ndim=2); n, d = X.shape; epsilon, delta = _check_eps_delta(epsilon, delta)
     R, L = loss.R, loss.L; D = 2*R
@@ -164,14 +166,14 @@ def _check_common(loss, X, eps, delta):
     return X, X.shape[0], X.shape[1], eps, delta
 
 def pagd_batch(n:int, d:int, V:float, beta:float, D:float)->int:
-    "Theorem 4.3's batch n^{3/5} V^{1/5} / (beta D)^{2/5} (with V = d L^2 log^2(d/delta)/eps^2 this is the theorem's form), in [1, n]."
+    "Thm 4.3's batch n^{3/5} V^{1/5}/(beta D)^{2/5} in [1, n] (the theorem's form for V = d L^2 log^2(d/delta)/eps^2)."
     n = check_int('n', n, lo=1); check_int('d', d, lo=1)
     V, beta, D = check_positive('V', V), check_positive('beta', beta), check_positive('D', D)
     lb = 0.6*math.log(n) + 0.2*math.log(V) - 0.4*(math.log(beta) + math.log(D))   # beta*D may under/overflow
     return int(min(n, max(1, math.ceil(math.exp(min(lb, math.log(n)))))))
 
 def _acsa(grad_fn, n_rounds, d, R, sigma, beta, theta0, c_beta=4.0, D=None):
-    "AC-SA iterations with alpha_t = 2/(t+2), L_t = ((T+2)^{3/2} sigma/D + c beta)/(t+1); grad_fn(t, theta_md) -> noisy gradient."
+    "AC-SA with alpha_t = 2/(t+2), L_t = ((T+2)^{3/2} sigma/D + c beta)/(t+1); grad_fn(t, theta_md) -> noisy gradient."
     D = 2*R if D is None else D; T = n_rounds
     th = np.zeros(d) if theta0 is None else Ball(R)(np.asarray(theta0, float))
     ag = th.copy()
@@ -190,10 +192,11 @@ def pagd(loss:Loss, # smooth loss (finite beta), with L and R
          c_beta:float=4.0, # constant on beta in L_t (see text)
          D:float|None=None, # distance scale in b and L_t; default the diameter 2R
         )->SCOResult:
-    "PAGD (Alg 4): sequentially interactive shuffle-private AC-SA; (epsilon, delta)-shuffle private (each user in one batch)."
+    "PAGD (Alg 4): sequentially interactive AC-SA, each user in one batch; (epsilon, delta)-shuffle private."
     rng = as_rng(rng)
     X, n, d, epsilon, delta = _check_common(loss, X, epsilon, delta)
-    if not math.isfinite(loss.beta): raise ValueError('pagd needs a smooth loss (finite beta); wrap it in MoreauEnvelope')
+    if not math.isfinite(loss.beta):
+        raise ValueError('pagd needs a smooth loss (finite beta); wrap it in MoreauEnvelope')
     R, L = loss.R, loss.L; D = 2*R if D is None else check_positive('D', D)
     b = pagd_batch(n, d, _V(d, epsilon, delta, L), loss.beta, D) if b is None else check_int('b', b, lo=1, hi=n)
     T = n//b
@@ -207,7 +210,7 @@ def pagd(loss:Loss, # smooth loss (finite beta), with L and R
 
 # %% ../../nbs/32_shuffle_sco.ipynb #d5ef6311
 def smoothing_beta(n:int, V:float, L:float, D:float)->float:
-    "Theorem 4.7's smoothing L^{5/3} n^{2/3} / (D V^{1/3}) (= eps^{2/3} n^{2/3} L / (d^{1/3} D log^{2/3}(d/delta)) for the O-form V)."
+    "Thm 4.7's smoothing L^{5/3} n^{2/3}/(D V^{1/3}) (O-form V: eps^{2/3} n^{2/3} L/(d^{1/3} D log^{2/3}(d/delta)))."
     n = check_int('n', n, lo=1)
     V, L, D = check_positive('V', V), check_positive('L', L), check_positive('D', D)
     lb = 5/3*math.log(L) + 2/3*math.log(n) - math.log(D) - math.log(V)/3    # L**(5/3) alone overflows at L ~ 1e185
@@ -239,7 +242,7 @@ def phased(loss:Loss, # loss; lam > 0 (e.g. Regularized) or pass `lam`
            inner:str='auto', # 'pagd', 'smoothed_pagd', 'pgd' or 'auto' (by smoothness)
            k:int|None=None, # number of phases; default ceil(ln ln n)
            **inner_kw)->SCOResult:
-    "Theorem 4.8's reduction: k disjoint groups, the convex method run on each from the previous output; (epsilon, delta)-shuffle private."
+    "Thm 4.8's reduction: convex method on k disjoint groups, each from the last output; (eps, delta)-shuffle private."
     rng = as_rng(rng)
     X, n, d, epsilon, delta = _check_common(loss, X, epsilon, delta)
     lam = loss.lam if lam is None else check_positive('lam', lam)
@@ -261,7 +264,7 @@ def _check_budget(epsilon, delta):
     return check_positive('epsilon', epsilon), check_real('delta', delta, lo=0, hi=1, lo_open=True, hi_open=True)
 
 def pgd_rounds(n:int, d:int, epsilon:float, delta:float, L:float=1.0, exact_constants:bool=True)->int:
-    "Lemma B.6's rounds min(n, epsilon^2 n^2/(d log^2(nd/delta))); exact-constant form min(n, n^2 L^2 / v1), v1 = PVEC variance at T = 1."
+    "Lemma B.6's rounds min(n, eps^2 n^2/(d log^2(nd/delta))); exact form min(n, n^2 L^2/v1), v1 PVEC variance at T=1."
     n = check_int('n', n, lo=1); d = check_int('d', d, lo=1); epsilon, delta = _check_budget(epsilon, delta)
     L = check_positive('L', L)
     if not exact_constants:   # in logs: epsilon**2 and n*n overflow (OverflowError, or inf into floor)
@@ -289,15 +292,15 @@ def pgd(loss:Loss, X, y, epsilon:float, delta:float, rng=None,
         smooth_beta:float|None=None, # for non-smooth losses: Moreau parameter; default Theorem 4.9's
         D:float|None=None, # distance scale in eta and beta; default the diameter 2R
        )->SCOResult:
-    "PGD (Alg 5): fully interactive shuffle-private gradient descent over all n users each round; advanced composition across rounds."
+    "PGD (Alg 5): fully interactive shuffle-private GD on all n users per round; advanced composition over rounds."
     rng = as_rng(rng)
     X, n, d, epsilon, delta = _check_common(loss, X, epsilon, delta)
     D = 2*loss.R if D is None else check_positive('D', D)
     info = {}
     if not math.isfinite(loss.beta):
         e1, d1 = pgd_round_budget(epsilon, delta, 1)
-        beta = (loss.L/D)*min(math.sqrt(n), n*loss.L/math.sqrt(_V(d, min(e1, 15.0), d1, loss.L))) if smooth_beta is None \
-            else check_positive('smooth_beta', smooth_beta)
+        beta = (loss.L/D)*min(math.sqrt(n), n*loss.L/math.sqrt(_V(d, min(e1, 15.0), d1, loss.L))) \
+            if smooth_beta is None else check_positive('smooth_beta', smooth_beta)
         loss = MoreauEnvelope(loss, beta); info['beta'] = beta
     T = pgd_rounds(n, d, epsilon, delta, loss.L) if T is None else check_int('T', T, lo=1)
     e0, d0 = pgd_round_budget(epsilon, delta, T)
@@ -319,14 +322,15 @@ def pan_private_acsa(loss:Loss, X, y,
                      delta:float, # 0 < delta < 1
                      rng=None,
                      b:int|None=None, theta0=None, c_beta:float=4.0)->SCOResult:
-    "Algorithm 6: pan-private AC-SA with two Gaussian noises per batch, zeta^2 = 8 L^2 log(2/delta)/(b epsilon)^2; (epsilon, delta)-pan-private."
+    "Alg 6: AC-SA with two Gaussian noises per batch, zeta^2 = 8 L^2 log(2/delta)/(b eps)^2; (eps, delta)-pan-private."
     rng = as_rng(rng); _loss(loss)
     X = check_array('X', X, ndim=2); n, d = X.shape
     epsilon = check_real('epsilon', epsilon, lo=0, hi=1, lo_open=True, hi_open=True)
     delta = check_real('delta', delta, lo=0, hi=1, lo_open=True, hi_open=True)
     if not math.isfinite(loss.beta): raise ValueError('pan_private_acsa needs a smooth loss; wrap it in MoreauEnvelope')
     R, L = loss.R, loss.L; D = 2*R
-    b = pagd_batch(n, d, 16*d*L*L*math.log(2/delta)/epsilon**2, loss.beta, D) if b is None else check_int('b', b, lo=1, hi=n)
+    b = (pagd_batch(n, d, 16*d*L*L*math.log(2/delta)/epsilon**2, loss.beta, D) if b is None
+         else check_int('b', b, lo=1, hi=n))
     T = n//b
     zeta = math.sqrt(8*L*L*math.log(2/delta))/(b*epsilon)
     sigma = math.sqrt(L*L/b + 2*d*zeta**2)

@@ -71,7 +71,8 @@ def mlp_logits(params, X):
 def mlp_grads(params:list, # [W1, b1, W2, b2] of a one-hidden-layer MLP
               X:np.ndarray, # batch of inputs (n, 64)
               y:np.ndarray, # integer labels (n,)
-              per_example_clip:float|None=None, # None: mean gradient; C: sum of per-example gradients each clipped to norm C
+              # None: mean gradient; C: sum of per-example gradients each clipped to norm C
+              per_example_clip:float|None=None,
              )->list:
     "Cross-entropy gradients of a one-hidden-layer ReLU MLP: the batch mean, or the per-example-clipped sum (DP-SGD)."
     W1, b1, W2, b2 = params
@@ -106,7 +107,7 @@ class Adam:
             p -= self.lr * (m / (1 - self.b1**self.t)) / (np.sqrt(v / (1 - self.b2**self.t)) + self.eps)
 
 # %% ../../nbs/44_blogs_experiment.ipynb #b3865923
-def private_gradient(method:str, # 'nonprivate', 'blogs', 'dpsgd', 'repaired' or 'gaussian' (repaired without the shuffle)
+def private_gradient(method:str, # 'nonprivate', 'blogs', 'dpsgd', 'repaired' or 'gaussian' (repaired, no shuffle)
                      params:list, X, y, # current parameters and the batch
                      clip:float, # C
                      rng, # numpy Generator
@@ -143,9 +144,11 @@ def train(method:str, # 'nonprivate', 'blogs', 'dpsgd', 'repaired' or 'gaussian'
     info = dict(method=method, target=target_epsilon, steps=steps)
     bsz, sigma = None, None
     if method in ('blogs', 'repaired'):
-        bsz = blogs_block_sizes([p.size for p in params], target_epsilon if target_epsilon else 1.0, delta, steps, clip, warn=False)
+        bsz = blogs_block_sizes([p.size for p in params], target_epsilon if target_epsilon else 1.0, delta, steps, clip,
+                                warn=False)
         info['block_sizes'] = bsz
-        if method == 'blogs': info['claimed_epsilon'] = blogs_total_epsilon([p.size for p in params], bsz, clip, steps, delta)
+        if method == 'blogs':
+            info['claimed_epsilon'] = blogs_total_epsilon([p.size for p in params], bsz, clip, steps, delta)
     if method in ('dpsgd', 'repaired', 'gaussian'):
         sigma = repaired_noise_multiplier(target_epsilon, epochs, delta)   # each example is in one batch per epoch
         info['sigma'], info['epsilon'] = sigma, repaired_epsilon(sigma, epochs, delta)

@@ -37,9 +37,11 @@ def plot_iteration_explorer(epsilon:float=1.0, n:float=1e6, eta:float=0.1, L:flo
     if len(mo): ax.loglog(mo, on, 'C0:', label=f'online, entry i={i}, $\\sigma_j$ (6.4)')
     floor = max(1e-3*min(float(np.min(sh)), gaussian_delta_star(C1, epsilon)), 1e-300)
     ax.set_ylim(floor, 2.0)
-    ax.set(xlabel='dataset size m', ylabel='$\\delta$', title=f'$\\varepsilon$={epsilon:g}, $\\eta$={eta:g}, L={L:g}, D={D:g}, $C_1$={C1:g}')
+    ax.set(xlabel='dataset size m', ylabel='$\\delta$',
+           title=f'$\\varepsilon$={epsilon:g}, $\\eta$={eta:g}, L={L:g}, D={D:g}, $C_1$={C1:g}')
     ax.legend(fontsize=7)
-    ax2.loglog(ms, gaussian_sigma_schedule(ms, C1=C1, C2=C2, eta=eta, diameter=D, beta=beta, rho=rho), 'k-', label='$\\sigma(m)$, fixed for size m')
+    ax2.loglog(ms, gaussian_sigma_schedule(ms, C1=C1, C2=C2, eta=eta, diameter=D, beta=beta, rho=rho), 'k-',
+               label='$\\sigma(m)$, fixed for size m')
     M = contraction_factor(eta, beta, rho)
     x = lambertw_exp(np.logaddexp(2*alpha*np.log(ms.astype(float)) - math.log(2*math.pi*C1**2), math.log(C2)))
     ax2.loglog(ms, M*D/(2*eta*np.sqrt(x)), 'C0:', label=f'online $\\sigma_j$, $\\alpha$={alpha:g}')

@@ -12,8 +12,8 @@ import numpy as np
 from scipy import optimize, stats
 from ..core import check_int, check_positive, check_probability, check_array, log1mexp, in_test, as_rng
 from ..core import expand_bracket
-from ..accounting.conversions import (rdp_to_dp, gdp_delta, gdp_epsilon, optimal_composition_epsilon, OrderGridWarning,
-                                         pure_dp_to_rdp)
+from ..accounting.conversions import (rdp_to_dp, gdp_delta, gdp_epsilon, optimal_composition_epsilon,
+                                                    OrderGridWarning, pure_dp_to_rdp)
 from ..accounting.composition import exact_epsilon, advanced_epsilon
 from ..mechanisms.shuffle_gaussian import shuffle_gaussian_rdp, shuffle_gaussian_rdp_upper_bound
 from ..accounting.conversions import rdp_to_dp_growing
@@ -24,8 +24,9 @@ def clones_epsilon(epsilon0:float, # local ε0 > 0
                    n:int, # number of shuffled users
                    delta:float, # the δ of the amplification theorem, in (0, 1)
                   )->float:
-    "ε of Feldman–McMillan–Talwar 2021 (Thm 3.1/3.8) for n shuffled ε0-LDP reports; `inf` when ε0 > log(n/(16 log(2/δ)))."
-    epsilon0, n, delta = check_positive('epsilon0', epsilon0), check_int('n', n, lo=1), check_probability('delta', delta)
+    "ε of Feldman–McMillan–Talwar 2021 (Thm 3.1/3.8) for n shuffled ε0-LDP reports; `inf` if ε0 > log(n/(16 log(2/δ)))."
+    epsilon0, n, delta = (check_positive('epsilon0', epsilon0), check_int('n', n, lo=1),
+                          check_probability('delta', delta))
     if epsilon0 > math.log(n/(16*math.log(2/delta))): return math.inf
     a = math.expm1(epsilon0)/(math.exp(epsilon0) + 1)
     return math.log1p(a*(8*math.sqrt(math.exp(epsilon0)*math.log(4/delta)/n) + 8*math.exp(epsilon0)/n))
@@ -33,10 +34,12 @@ def clones_epsilon(epsilon0:float, # local ε0 > 0
 def gaussian_ldp_eps0(delta0:float, # local δ0 in (0, 1)
                       sigma:float, # noise standard deviation
                       sensitivity:float=2.0, # ℓ2 distance between any two inputs (2 for replacement in the unit ball)
-                      calibration:str='classic', # 'classic' (σ = Δ sqrt(2 log(1.25/δ0))/ε0) or 'analytic' (exact privacy profile)
+                      # 'classic' (σ = Δ sqrt(2 log(1.25/δ0))/ε0) or 'analytic' (exact privacy profile)
+                      calibration:str='classic',
                      )->float:
-    "ε0 such that the Gaussian mechanism is (ε0, δ0)-LDP, from the classical calibration or the exact (analytic) profile."
-    d0, sigma, sens = check_probability('delta0', delta0), check_positive('sigma', sigma), check_positive('sensitivity', sensitivity)
+    "ε0 making the Gaussian mechanism (ε0, δ0)-LDP, from the classical calibration or the exact (analytic) profile."
+    d0, sigma, sens = (check_probability('delta0', delta0), check_positive('sigma', sigma),
+                       check_positive('sensitivity', sensitivity))
     if calibration == 'classic': return sens*math.sqrt(2*math.log(1.25/d0))/sigma
     if calibration != 'analytic': raise ValueError(f"calibration must be 'classic' or 'analytic'; got {calibration!r}")
     f = lambda e: math.log(max(float(gdp_delta(sens/sigma, e)), 1e-320)) - math.log(d0)
@@ -52,7 +55,7 @@ def clones_gaussian_epsilon(n:int, # number of users
                             calibration:str='classic', # 'classic' or 'analytic' (see gaussian_ldp_eps0)
                             grid:int=400, # number of δ0 values scanned (log-uniform)
                            )->float:
-    "Table 1's 'Clones' accounting: scan δ0 (=δ of the FMT theorem), keep per-round final δ, compose optimally (KOV) to δ_total."
+    "Table 1's 'Clones': scan δ0 (=δ of the FMT theorem), keep per-round final δ, compose optimally (KOV) to δ_total."
     n, k = check_int('n', n, lo=1), check_int('count', count, lo=1)
     dt = check_probability('delta_total', delta_total)
     best = math.inf
@@ -96,7 +99,7 @@ def train_shuffled_checkin(x_train, y_train, x_test, y_test, # data; each traini
                            eval_every:int=10, # evaluate test accuracy every this many rounds
                            rng=None, # numpy Generator or seed
                           )->tuple:
-    "Softmax regression trained by shuffled check-in with local Gaussian noise; returns (rounds evaluated, test accuracies)."
+    "Softmax regression by shuffled check-in with local Gaussian noise; returns (rounds evaluated, test accuracies)."
     gamma = check_probability('probability', probability, closed=True)   # γ in the paper
     if gamma == 0: raise ValueError('probability must be in (0, 1]; got 0')
     rng = as_rng(rng)
@@ -137,12 +140,13 @@ def checkin_clones_round(n:int, # number of users
                          probability:float, # check-in probability γ in (0, 1]
                          sigma:float, # per-user Gaussian noise (multiples of the clipping norm)
                          delta:float, # per-round δ in (0, 1): binomial tail + clones δ, times γ
-                         sensitivity:float=2.0, # ℓ2 sensitivity of the local randomizer (2: replacement in the unit ball)
+                         # ℓ2 sensitivity of the local randomizer (2: replacement in the unit ball)
+                         sensitivity:float=2.0,
                          calibration:str='analytic', # LDP curve of the Gaussian, see `gaussian_ldp_eps0`
                          amplify:bool=False, # also apply ε' = log(1+γ(e^ε-1)) (add/remove theorem; NOT proven here)
                          grid:int=200, # δ0 values scanned by the clones bound
                         )->tuple: # (ε, δ) of one round; ε = inf where the clones theorem does not apply
-    "One round of shuffled check-in as (ε, δ)-DP, replacement neighbours: clones bound at the m users present w.p. >= 1-β."
+    "One round of shuffled check-in as (ε, δ)-DP, replacement neighbours: clones bound at m users present w.p. >= 1-β."
     n, sigma, delta = check_int('n', n, lo=1), check_positive('sigma', sigma), check_probability('delta', delta)
     gamma = check_probability('probability', probability, closed=True)
     if gamma == 0: raise ValueError('probability must be in (0, 1]; got 0')
@@ -154,7 +158,7 @@ def checkin_clones_round(n:int, # number of users
 
 # %% ../../nbs/41_table1.ipynb #c4c303a2
 def _delta_splits(rounds, delta_total, n_split):
-    "Per-round δ candidates: a log grid shared by all T (so the clones scans are reused), keeping those below δ_total/T."
+    "Per-round δ candidates: a log grid shared by all T (clones scans are reused), keeping those below δ_total/T."
     return [d for d in np.geomspace(delta_total*1e-6, delta_total/2, n_split) if d*rounds < delta_total]
 
 def baseline_checkin_epsilon(n:int, # number of users
@@ -162,13 +166,15 @@ def baseline_checkin_epsilon(n:int, # number of users
                              sigma:float, # per-user noise multiplier
                              count, # number(s) of composed rounds T >= 1 (int or 1-d array)
                              delta_total:float, # final δ in (0, 1)
-                             sensitivity:float=2.0, # ℓ2 sensitivity (2: replacement, the sound choice; 1: the paper's convention)
+                             # ℓ2 sensitivity (2: replacement, the sound choice; 1: the paper's convention)
+                             sensitivity:float=2.0,
                              calibration:str='analytic', # LDP curve of the Gaussian
-                             amplify:bool=False, # optimistic add/remove amplification of ε (not proven under replacement)
+                             # optimistic add/remove amplification of ε (not proven under replacement)
+                             amplify:bool=False,
                              n_split:int=16, # size of the per-round δ grid (log-spaced in [1e-6, 1/2]·δ_total)
                              grid:int=200, # δ0 values scanned by the clones bound
                             )->np.ndarray: # ε after each T (inf where the clones theorem does not apply)
-    "'Baseline' of Fig. 1b: per-round clones (ε, δ) under check-in (`checkin_clones_round`), composed by the better of KOV and advanced."
+    "Fig. 1b 'Baseline': clones (ε, δ) per check-in round (`checkin_clones_round`), composed by better of KOV/advanced."
     gamma = check_probability('probability', probability, closed=True)   # γ in the paper
     if gamma == 0: raise ValueError('probability must be in (0, 1]; got 0')
     Ts = np.atleast_1d(check_array('count', count, lo=1, integer=True)).astype(int)
@@ -198,7 +204,7 @@ def generic_checkin_epsilon(n:int, # number of users
                             n_split:int=16, # size of the per-round δ grid (log-spaced in [1e-6, 1/2]·δ_total)
                             grid:int=200, # δ0 values scanned by the clones bound
                            )->np.ndarray: # ε after each T (inf where the clones theorem does not apply)
-    "'Generic bound' of Fig. 1b, sound version: δ split off the clones bound, pure part in RDP, check-in by Theorem 2, composed, converted."
+    "Fig. 1b 'Generic bound', sound: δ off the clones bound, pure part in RDP, check-in by Thm 2, composed, converted."
     gamma = check_probability('probability', probability, closed=True)   # γ in the paper
     if gamma == 0: raise ValueError('probability must be in (0, 1]; got 0')
     Ts = np.atleast_1d(check_array('count', count, lo=1, integer=True)).astype(int)

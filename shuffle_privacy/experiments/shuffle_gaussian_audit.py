@@ -16,7 +16,7 @@ from ..audit import audit, epsilon_lower_bound
 def shuffle_gaussian_sampler(x, # the n users' values in [0, 1]
                              sigma:float, # noise standard deviation of each user
                             ):
-    "Batch sampler of the shuffle Gaussian mechanism: (rng, trials) -> (trials, n) sorted noisy values (sorting = shuffling's information)."
+    "Batch sampler of the shuffle Gaussian: (rng, trials) -> (trials, n) sorted noisy values (sorting ≡ shuffling)."
     x = np.asarray(x, dtype=float)
     sigma = check_positive('sigma', sigma)
     return lambda rng, trials: np.sort(x + rng.normal(0.0, sigma, size=(trials, x.size)), axis=1)
@@ -26,7 +26,8 @@ def shuffle_gaussian_log_lr(y, # (trials, n) released multisets
                            )->np.ndarray:
     "log of p_{D'}(y)/p_D(y) for D = 0, D' = (1, 0, ..., 0): log mean exp((y_i - 1/2)/σ²), a symmetric statistic."
     y, sigma = np.asarray(y, dtype=float), check_positive('sigma', sigma)
-    if y.ndim != 2 or y.shape[1] < 1: raise ValueError(f'y must be a 2-d array (trials, n) with n >= 1; got shape {y.shape}')
+    if y.ndim != 2 or y.shape[1] < 1:
+        raise ValueError(f'y must be a 2-d array (trials, n) with n >= 1; got shape {y.shape}')
     z = (y - 0.5)/sigma/sigma
     m = z.max(axis=1, keepdims=True)
     return (m + np.log(np.mean(np.exp(z - m), axis=1, keepdims=True)))[:, 0]
@@ -39,7 +40,7 @@ def audit_shuffle_gaussian(n:int, # number of users
                            rng=None, # numpy Generator or seed
                            pilot:int|None=None, # pilot runs to choose the threshold (default: trials)
                           ):
-    "Audit of the shuffle Gaussian for D' = (1,0,...,0) vs D = 0 with the likelihood-ratio detector; returns (AuditResult, threshold)."
+    "Audit of the shuffle Gaussian, D' = (1,0,...,0) vs D = 0, likelihood-ratio detector; (AuditResult, threshold)."
     n, trials = check_int('n', n, lo=1), check_int('trials', trials, lo=1)
     sigma, delta = check_positive('sigma', sigma), check_probability('delta', delta)
     rng = as_rng(rng)
@@ -48,6 +49,8 @@ def audit_shuffle_gaussian(n:int, # number of users
     pilot = trials if pilot is None else check_int('pilot', pilot, lo=1)
     l1, l0 = shuffle_gaussian_log_lr(s1(rng, pilot), sigma), shuffle_gaussian_log_lr(s0(rng, pilot), sigma)
     cands = np.quantile(l1, np.linspace(0.0, 0.999, 200))
-    best = max(cands, key=lambda t: epsilon_lower_bound(int((l1 > t).sum()), int((l0 > t).sum()), pilot, delta, one_sided=True))
+    best = max(cands,
+               key=lambda t: epsilon_lower_bound(int((l1 > t).sum()), int((l0 > t).sum()), pilot, delta,
+                                                 one_sided=True))
     det = lambda y: shuffle_gaussian_log_lr(y, sigma) > best
     return audit(s1, s0, det, trials=trials, rng=rng, delta=delta, batch=True, one_sided=True), float(best)

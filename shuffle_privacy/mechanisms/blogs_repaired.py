@@ -8,7 +8,8 @@ __all__ = ['repaired_blogs_step', 'repaired_rdp', 'repaired_epsilon', 'repaired_
 # %% ../../nbs/26_blogs_review.ipynb #bc8483bb
 import math
 import numpy as np
-from ..core import check_int, check_positive, check_probability, check_real, as_rng, DEFAULT_ORDERS, expand_bracket, monotone_search
+from ..core import (check_int, check_positive, check_probability, check_real, as_rng, DEFAULT_ORDERS,
+                                  expand_bracket, monotone_search)
 from ..accounting.conversions import rdp_to_dp
 from .blogs import block_shuffle
 
@@ -19,7 +20,7 @@ def repaired_blogs_step(grads, # list of accumulated gradient tensors (numpy), o
                         noise_multiplier:float, # σ: the noise std is 2Cσ, i.e. σ times the step's l2 sensitivity 2C
                         rng=None, # numpy Generator or seed
                        )->list:
-    "Repaired DP-BloGS step: clip all tensors jointly to C, add N(0, (2Cσ)²) per entry, block-shuffle (post-processing). Replace-one adjacency, sensitivity 2C."
+    "Repaired DP-BloGS step: clip jointly to C, add N(0, (2Cσ)²) per entry, block-shuffle; replace-one, sensitivity 2C."
     C = check_positive('clip', clip)
     sigma = check_positive('noise_multiplier', noise_multiplier)
     rng = as_rng(rng)
@@ -27,7 +28,8 @@ def repaired_blogs_step(grads, # list of accumulated gradient tensors (numpy), o
     if len(block_sizes) != len(grads): raise ValueError('block_sizes must have one entry per gradient tensor')
     norm = math.sqrt(sum(float(np.sum(g * g)) for g in grads))
     f = min(1.0, C / norm) if norm > 0 else 1.0
-    return [block_shuffle(g * f + rng.normal(0.0, 2 * C * sigma, size=g.shape), b, rng) for g, b in zip(grads, block_sizes)]
+    return [block_shuffle(g * f + rng.normal(0.0, 2 * C * sigma, size=g.shape), b, rng)
+            for g, b in zip(grads, block_sizes)]
 
 # %% ../../nbs/26_blogs_review.ipynb #f737eeda
 def repaired_rdp(orders, # Rényi orders α > 1
@@ -56,7 +58,7 @@ def repaired_noise_multiplier(target_epsilon:float, # target ε > 0
                               delta:float, # δ in (0, 1)
                               orders=None, # Rényi orders (default: a wide grid)
                              )->float:
-    "Smallest σ (to ~1e-6 relative) whose RDP-accounted ε is at most the target; capped bracket, then bisection in log σ."
+    "Smallest σ (to ~1e-6 relative) whose RDP-accounted ε is <= the target; capped bracket, then bisection in log σ."
     eps = check_positive('target_epsilon', target_epsilon)
     count = check_int('count', count, lo=1); delta = check_probability('delta', delta)
     ok = lambda s: repaired_epsilon(s, count, delta, orders) <= eps      # False for small σ, True from a threshold on

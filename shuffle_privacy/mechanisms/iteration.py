@@ -119,13 +119,16 @@ def _as_contraction(B, name='B'):
     "Validate `B` (float in [0,1] or `Contraction`) and return (B, 1-B) as floats or arrays."
     if isinstance(B, Contraction) and np.ndim(B.B) == 0 and np.ndim(B.one_minus_B) == 0:   # scalar fast path
         try: b, c = float(B.B), float(B.one_minus_B)
-        except (TypeError, ValueError): raise ValueError(f'{name} must have real B and one_minus_B; got {B!r}') from None
-        if not (0 <= b <= 1 and 0 <= c <= 1): raise ValueError(f'{name} must have B and one_minus_B in [0, 1]; got {B!r}')
+        except (TypeError, ValueError):
+            raise ValueError(f'{name} must have real B and one_minus_B; got {B!r}') from None
+        if not (0 <= b <= 1 and 0 <= c <= 1):
+            raise ValueError(f'{name} must have B and one_minus_B in [0, 1]; got {B!r}')
         if abs(b + c - 1) > 1e-12: raise ValueError(f'{name}.B + {name}.one_minus_B must equal 1; got {B!r}')
         return b, c
     if isinstance(B, Contraction):
         b, c = np.asarray(B.B, dtype=float), np.asarray(B.one_minus_B, dtype=float)
-        if not (np.all(np.isfinite(b)) and np.all(np.isfinite(c)) and np.all((b >= 0) & (b <= 1)) and np.all((c >= 0) & (c <= 1))):
+        if not (np.all(np.isfinite(b)) and np.all(np.isfinite(c)) and np.all((b >= 0) & (b <= 1))
+                and np.all((c >= 0) & (c <= 1))):
             raise ValueError(f'{name} must have B and one_minus_B in [0, 1]; got {B!r}')
         if np.any(np.abs(b + c - 1) > 1e-12):
             raise ValueError(f'{name}.B + {name}.one_minus_B must equal 1; got {B!r}')
@@ -258,7 +261,7 @@ def entry_delta(A, B, n, *, i):
     return _scalarize(A*_pow_B(c, np.asarray(n, float) - np.asarray(i, float)))
 
 def randomly_stopped_delta(A, B, n, *, i=None):
-    "Randomly stopped PNSGD: A(1-B^(n-i+1))/(n(1-B)) for entry i, or the i-free A/(n(1-B)) (capped at 1) when i is None."
+    "Randomly stopped PNSGD: A(1-B^(n-i+1))/(n(1-B)) for entry i, or the i-free A/(n(1-B)) (capped at 1) if i is None."
     A = _check_A(A); b, c = _as_contraction(B); n = _check_n(n)
     nn = np.asarray(n, dtype=float)
     if i is None:
@@ -271,7 +274,7 @@ def randomly_stopped_delta(A, B, n, *, i=None):
 
 # %% ../../nbs/15_iteration.ipynb #9cc8e6db
 def shuffled_delta_mc(A, B, n:int, *, i:int=1, n_perm:int=10_000, rng=None)->tuple:
-    "Monte Carlo of Theorem 2: average of A B^(n-j) over the position j of entry i under uniform shuffles; (mean, stderr)."
+    "Monte Carlo of Theorem 2: mean of A B^(n-j) over the position j of entry i under uniform shuffles; (mean, stderr)."
     A = _check_A(A); b, c = _as_contraction(B); n = _check_n(n); i = _check_n(i, 'i')
     if i > n: raise ValueError('i must be in [1, n]')
     n_perm = check_int('n_perm', n_perm, lo=2)
@@ -285,12 +288,12 @@ def shuffled_delta_mc(A, B, n:int, *, i:int=1, n_perm:int=10_000, rng=None)->tup
 
 # %% ../../nbs/15_iteration.ipynb #42bc2bf3
 def lemma8_leading(epsilon:float, *, c:float, sigma):
-    "Lemma 8's leading term for 1 - theta_{e^epsilon}(c/sigma): e^{epsilon/2} e^{-c^2/(8 sigma^2)} (4 sigma/c)/sqrt(2 pi)."
+    "Lemma 8's leading term of 1 - theta_{e^epsilon}(c/sigma): e^{epsilon/2} e^{-c^2/(8sigma^2)} (4sigma/c)/sqrt(2pi)."
     epsilon = _check_eps(epsilon); c = check_positive('c', c); sigma = _pos_or_array('sigma', sigma)
     return _scalarize(np.exp(epsilon/2 - c*c/(8*np.asarray(sigma)**2) - _HALF_LOG_2PI)*4*np.asarray(sigma)/c)
 
 def lemma8_remainder(epsilon:float, *, c:float, sigma):
-    "The O(sigma^3) term of Lemma 8: (1-theta(c/sigma)) sqrt(2 pi) e^{-epsilon/2} e^{c^2/(8 sigma^2)} - 4 sigma/c, computed exactly."
+    "Lemma 8's O(sigma^3) term (1-theta(c/sigma)) sqrt(2 pi) e^{-epsilon/2} e^{c^2/(8 sigma^2)} - 4 sigma/c, exactly."
     epsilon = _check_eps(epsilon); c = check_positive('c', c); sigma = _pos_or_array('sigma', sigma)
     s = np.asarray(sigma, dtype=float)
     u, w = c/(2*s), epsilon*s/c
@@ -344,7 +347,8 @@ def _log_arg_laplace(n, C1, C2):
 def _log_x_gauss(n, C1, C2):
     "log x, x = n^2/(2 pi C1^2) + C2, without overflow for huge n."
     with np.errstate(divide='ignore'):
-        return np.logaddexp(2*np.log(np.asarray(n, float)) - math.log(2*math.pi*C1*C1), math.log(C2) if C2 > 0 else -np.inf)
+        return np.logaddexp(2*np.log(np.asarray(n, float)) - math.log(2*math.pi*C1*C1),
+                            math.log(C2) if C2 > 0 else -np.inf)
 
 def _check_C(C1, C2):
     return check_positive('C1', C1), check_nonnegative('C2', C2)
@@ -382,7 +386,8 @@ def gaussian_sigma_schedule(n, # dataset size n >= 1 (integer or array)
     "Gaussian sigma(n) = M D/(2 eta sqrt(W(n^2/(2 pi C1^2) + C2))) of Eq. (4.3), W the Lambert W function."
     n = _check_n(n); C1, C2 = _check_C(C1, C2); D = check_positive('diameter', diameter)
     M = contraction_factor(eta, beta, rho)
-    if M == 0: raise ValueError('eta, beta, rho give M = 0 (eta = 1/beta = 1/rho): the schedule degenerates to sigma = 0')
+    if M == 0:
+        raise ValueError('eta, beta, rho give M = 0 (eta = 1/beta = 1/rho): the schedule degenerates to sigma = 0')
     W = lambertw_exp(_log_x_gauss(n, C1, C2))
     return _scalarize(M*D/(2*float(eta)*np.sqrt(W)))
 
@@ -463,7 +468,8 @@ def _online_log1mB(p, log_tau):
     "log(1 - B_t) as a function of log tau, tau = t^(-alpha) (t may be non-integer or infinite: tau -> 0)."
     lt = np.asarray(log_tau, dtype=float)
     if p['kind'] == 'laplace':    # 1 - B = e^{eps/2}/(t^a/C1 + C2) = e^{eps/2}/(1/(C1 tau) + C2)
-        return np.minimum(0.0, p['eps']/2 - np.logaddexp(-math.log(p['C1']) - lt, math.log(p['C2']) if p['C2'] > 0 else -np.inf))
+        return np.minimum(0.0, p['eps']/2 - np.logaddexp(-math.log(p['C1']) - lt,
+                                                         math.log(p['C2']) if p['C2'] > 0 else -np.inf))
     lx = np.logaddexp(-2*lt - math.log(2*math.pi*p['C1']**2), math.log(p['C2']) if p['C2'] > 0 else -np.inf)
     r = 2*np.sqrt(np.atleast_1d(lambertw_exp(lx)))
     if p['eps'] == 0: return _log_theta_parts(0.0, r)[1].reshape(lt.shape)
@@ -474,7 +480,8 @@ def _online_log_terms(p, t):
     t = np.asarray(t, dtype=float)
     if p['kind'] == 'laplace':   # 1 - B_t = e^{eps/2}/(t^alpha/C1 + C2), exactly
         with np.errstate(divide='ignore'):
-            return np.log1p(-np.exp(np.minimum(0.0, p['eps']/2 - np.log(t**p['alpha']/p['C1'] + p['C2']))))   # no e^{eps/2} overflow
+            # no e^{eps/2} overflow
+            return np.log1p(-np.exp(np.minimum(0.0, p['eps']/2 - np.log(t**p['alpha']/p['C1'] + p['C2']))))
     lt = -p['alpha']*np.log(t)
     l1m = _online_log1mB(p, lt)
     with np.errstate(divide='ignore'):
@@ -491,7 +498,8 @@ def _online_log_A(p):
     if p['kind'] == 'laplace':
         xA = p['eps']/2 - 2*p['L']*p['eta']*math.log1p(i**a_/p['C1'] + (p['C2'] - 1))/(p['M']*p['width'])
         return math.log(-math.expm1(xA)) if xA < 0 else -math.inf
-    lx = float(np.logaddexp(2*a_*math.log(i) - math.log(2*math.pi*p['C1']**2), math.log(p['C2']) if p['C2'] > 0 else -np.inf))
+    lx = float(np.logaddexp(2*a_*math.log(i) - math.log(2*math.pi*p['C1']**2),
+                            math.log(p['C2']) if p['C2'] > 0 else -np.inf))
     sW = math.sqrt(lambertw_exp(lx))
     lA, lA1m = _log_theta_parts(p['eps'], np.array([4*p['L']*p['eta']*sW/(p['M']*p['D'])]))
     return float(np.log1p(-np.exp(lA1m[0]))) if lA1m[0] < _LOG_HALF else float(lA[0])
@@ -589,10 +597,12 @@ def online_laplace_delta(epsilon:float, # epsilon >= 0
                          b:float,
                          beta:float, # smoothness, beta > 0
                          rho:float, # strong convexity, 0 <= rho <= beta
-                         n=None, # None: the limit n -> inf as a (lower, upper) interval; integer (array) n >= i: exact delta
-                         exact_terms:int=0, # limit only: sum this many factors exactly before bounding the tail by integrals
+                         # None: the limit n -> inf as a (lower, upper) interval; integer (array) n >= i: exact delta
+                         n=None,
+                         # limit only: sum this many factors exactly before bounding the tail by integrals
+                         exact_terms:int=0,
                         ):
-    "Online PNSGD with Laplace noise v_j (6.2): exact A_i prod_{t=i+1}^n B_t, or the certified interval of its limit (6.3)."
+    "Online PNSGD, Laplace noise v_j (6.2): exact A_i prod_{t=i+1}^n B_t, or the certified interval of its limit (6.3)."
     p = _online_params('laplace', epsilon, i, L, eta, alpha, C1, C2, beta, rho, (a, b))
     return _online_delta(p, n, exact_terms)
 
@@ -610,7 +620,7 @@ def online_gaussian_delta(epsilon:float, # epsilon >= 0
                           n=None, # None: the limit as a (lower, upper) interval; integer (array) n >= i: exact delta
                           exact_terms:int=0, # limit only: sum this many factors exactly before bounding the tail
                          ):
-    "Online PNSGD with Gaussian noise sigma_j (6.4): exact A_i prod_{t=i+1}^n B_t, or the certified interval of its limit (6.5)."
+    "Online PNSGD, Gaussian noise sigma_j (6.4): exact A_i prod_{t=i+1}^n B_t, or its limit's certified interval (6.5)."
     p = _online_params('gaussian', epsilon, i, L, eta, alpha, C1, C2, beta, rho, diameter)
     return _online_delta(p, n, exact_terms)
 

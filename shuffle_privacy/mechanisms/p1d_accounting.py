@@ -84,7 +84,9 @@ class ShiftedBinomialProfile:
                  width:float=25.0, # standard deviations summed exactly; the tail mass beyond is added whole
                  method:str='auto', # 'window' (pmf summed), 'cdf' (two CDFs) or 'auto' (cdf above _CDF_ABOVE points)
                 ):
-        self.m = check_int('m', m, lo=1); self.p = check_probability('p', p); self.shift = check_int('shift', shift, lo=0)
+        self.m = check_int('m', m, lo=1)
+        self.p = check_probability('p', p)
+        self.shift = check_int('shift', shift, lo=0)
         if method not in ('auto', 'window', 'cdf'):
             raise ValueError(f"method must be 'auto', 'window' or 'cdf'; got {method!r}")
         mu, sd = m*p, math.sqrt(m*p*(1 - p))
@@ -112,7 +114,7 @@ class ShiftedBinomialProfile:
         self.log_tail = logsumexp(np.array(tails)) if tails else -math.inf
 
     def log_delta(self, epsilon:float, sign:int|None=None)->float:
-        "log H_{e^epsilon}(N || N + sign*shift) (max over both signs if sign is None); the tail mass outside the window is added."
+        "log H_{e^epsilon}(N || N + sign*shift) (max over both signs if sign is None) + tail mass outside the window."
         epsilon = check_real('epsilon', epsilon, lo=0)
         if self.shift == 0: return -math.inf
         if sign is None: return max(self.log_delta(epsilon, +1), self.log_delta(epsilon, -1))
@@ -126,11 +128,11 @@ class ShiftedBinomialProfile:
         return min(0.0, logsumexp(np.append(t, self.log_tail)) + 1e-14)
 
     def delta(self, epsilon:float)->float:
-        "Exact privacy profile delta(epsilon) = max over k = +-shift of H_{e^epsilon}(N || N + k), rounded up by the tail mass."
+        "Exact privacy profile delta(epsilon) = max over k = +-shift of H_{e^epsilon}(N || N + k), plus tail mass."
         return min(1.0, float(np.nextafter(math.exp(self.log_delta(epsilon)), np.inf)))
 
     def epsilon(self, delta:float, tol:float=1e-9)->float:
-        "Smallest epsilon (bisection, rounded up to tol) with delta(eps) <= delta; inf if delta is below the mass of infinite loss."
+        "Least epsilon (bisection, rounded up to tol) with delta(eps) <= delta; inf if delta < the infinite-loss mass."
         delta = check_probability('delta', delta); ld = math.log(delta)
         tol = check_real('tol', tol, lo=0)          # below float resolution it is clamped by monotone_search
         ok = lambda e: self.log_delta(e) <= ld and self.delta(e) <= delta   # the rounded-up value too
@@ -141,7 +143,8 @@ class ShiftedBinomialProfile:
             finite = [_log_ratio(self.m, s*lo_, k, k) + 4*_eta(self.m, s*lo_, k) for s in (1, -1)] \
                 if 0 < k <= self.m else []
         else: finite = [float(np.max(L[np.isfinite(L)], initial=0.0)) for L in self.L.values()]
-        if not ok(max(finite + [0.0])): return math.inf   # beyond the largest finite loss only infinite-loss mass and the tail remain
+        # beyond the largest finite loss only infinite-loss mass and the tail remain
+        if not ok(max(finite + [0.0])): return math.inf
         hi = 1.0
         while not ok(hi): hi *= 2                         # terminates: ok holds at the largest finite loss
         lo = 0.0 if hi == 1.0 else hi/2
@@ -152,7 +155,7 @@ def binomial_shift_log_delta(epsilon:float, # epsilon >= 0
                              p:float, # success probability, 0 < p < 1
                              k:int, # shift of the second distribution (may be negative)
                             )->float:
-    "log of H_{e^epsilon}(Bin(m,p) || k + Bin(m,p)) = log sum_z max(0, P(z) - e^epsilon P(z - k)); conservative (tails added whole)."
+    "log H_{e^eps}(Bin(m,p) || k + Bin(m,p)) = log sum_z max(0, P(z) - e^eps P(z-k)); conservative (tails added whole)."
     k = check_int('k', k)
     if k == 0: check_real('epsilon', epsilon, lo=0); return -math.inf
     return ShiftedBinomialProfile(m, p, abs(k)).log_delta(epsilon, 1 if k > 0 else -1)
@@ -162,7 +165,7 @@ def p1d_exact_delta(epsilon:float, # epsilon >= 0
                     p:float, # noise probability
                     g:int, # largest shift of the count between neighbours (the precision)
                    )->float:
-    "Exact (conservatively rounded) privacy profile delta(epsilon) of P1D over all replace-one neighbours: max over k = +-g."
+    "Exact (conservatively rounded) privacy profile delta(epsilon) of P1D, replace-one neighbours: max over k = +-g."
     return ShiftedBinomialProfile(m, p, g).delta(epsilon)
 
 # %% ../../nbs/21_p1d_exact_accounting.ipynb #218c5a3b
@@ -185,7 +188,7 @@ def p1d_min_b(n:int, # number of users
               *, g:int, # precision (largest shift of the count)
               p:float=0.5, # noise probability of each bit
              )->int:
-    "Smallest b such that noise Bin(b n, p) makes P1D (epsilon, delta)-DP by the exact profile (monotone in b: post-processing)."
+    "Least b with noise Bin(b n, p) making P1D (eps, delta)-DP by the exact profile (monotone in b: post-processing)."
     n = check_int('n', n, lo=1); g = check_int('g', g, lo=1)
     epsilon = check_positive('epsilon', epsilon); delta = check_probability('delta', delta)
     p = check_real('p', p, lo=0, hi=0.5, lo_open=True)
@@ -200,7 +203,8 @@ def p1d_min_b(n:int, # number of users
     top = max(1, 2**53//n)                        # b n stays an exact float: the CDFs are evaluated in doubles
     try: lo, hi = expand_bracket(ok, min(b0, top), 1, top, integer=True, factor=1.25)
     except ValueError:
-        raise ResourceLimitError(f'more than 2^53 noise trials (b n) are needed for epsilon={epsilon}, delta={delta}, g={g}, '
+        raise ResourceLimitError(
+            f'more than 2^53 noise trials (b n) are needed for epsilon={epsilon}, delta={delta}, g={g}, '
                                  f'p={p}; use a larger p or delta instead') from None
     if lo is None: return 1
     return monotone_search(ok, lo, hi, integer=True)

@@ -10,8 +10,8 @@ __all__ = ['fit_rate', 'laplace_online_log_integral', 'calibrate_gaussian_sigma'
 import math
 import numpy as np
 from scipy import special, integrate
-from ..core import (expand_bracket, check_real, check_positive, check_nonnegative, check_int, check_probability,
-                                  monotone_search, check_array, check_same_length)
+from ..core import (expand_bracket, check_real, check_positive, check_nonnegative, check_int,
+                                  check_probability, monotone_search, check_array, check_same_length)
 from .iteration import (
     gaussian_constants, laplace_constants, shuffled_delta, randomly_stopped_delta, contraction_factor,
     gaussian_sigma_schedule, laplace_scale_schedule, gaussian_delta_star, laplace_delta_star,
@@ -75,13 +75,14 @@ def _bisect_log(f_ok, lo, hi, rtol=1e-13):
     return monotone_search(f_ok, lo, hi, rtol=rtol)
 
 def _bracket_up(f_ok, x, factor=4.0, max_steps=2000):
-    "(lo, hi) with f_ok(hi) True and f_ok(lo) False, by at most `max_steps` geometric steps from x (core.expand_bracket)."
+    "(lo, hi) with f_ok(hi) True, f_ok(lo) False, by at most `max_steps` geometric steps from x (core.expand_bracket)."
     span = min(max_steps*math.log(factor), 1400.0)        # the cap, as a range of log x
     lo_lim = max(math.exp(max(math.log(x) - span, -744.0)), 5e-324)
     hi_lim = math.exp(min(math.log(x) + span, 709.7))
     try: lo, hi = expand_bracket(f_ok, x, lo_lim, hi_lim, factor=factor)
     except ValueError:
-        raise ValueError('the target delta is not reachable by increasing this parameter alone (see the docstring)') from None
+        raise ValueError(
+            'the target delta is not reachable by increasing this parameter alone (see the docstring)') from None
     if lo is None: raise ValueError('target is met for every noise level searched (is delta >= 1?)')
     return lo, hi
 
@@ -107,7 +108,7 @@ def calibrate_laplace_scale(epsilon:float, # epsilon >= 0
                             L:float, eta:float, a:float, b:float, beta:float, rho:float, # as in laplace_constants
                             rtol:float=1e-12,
                            )->float:
-    "Smallest Laplace scale v (rounded up) for which shuffled Laplace PNSGD (Theorem 2, Eq. 1.5) is (epsilon, delta)-DP."
+    "Smallest Laplace scale v (rounded up) making shuffled Laplace PNSGD (Theorem 2, Eq. 1.5) (epsilon, delta)-DP."
     delta = check_probability('delta', delta); n = check_int('n', n, lo=1)
     kw = dict(L=L, eta=eta, a=a, b=b, beta=beta, rho=rho)
     laplace_constants(epsilon, v=1.0, **kw)
@@ -181,7 +182,8 @@ def laplace_schedule_C1(epsilon:float, # epsilon >= 0
     "Smallest C1 (rounded up) of the Laplace schedule (4.1) whose limit delta*_L (or delta at size n) is <= delta."
     delta = check_probability('delta', delta); epsilon = check_real('epsilon', epsilon, lo=0)
     kw = dict(L=L, C2=C2, eta=eta, a=a, b=b, beta=beta, rho=rho)
-    return _C1_for(delta, epsilon, 1.0, laplace_delta_star, n, lambda C1: laplace_schedule_delta(n, epsilon=epsilon, C1=C1, **kw))
+    return _C1_for(delta, epsilon, 1.0, laplace_delta_star, n,
+                   lambda C1: laplace_schedule_delta(n, epsilon=epsilon, C1=C1, **kw))
 
 def gaussian_schedule_C1(epsilon:float, # epsilon >= 0
                          delta:float, # target: the limit delta* (n None) or the finite-n delta, in (0, 1)
@@ -192,7 +194,8 @@ def gaussian_schedule_C1(epsilon:float, # epsilon >= 0
     "Smallest C1 (rounded up) of the Gaussian schedule (4.3) whose limit delta*_G (or delta at size n) is <= delta."
     delta = check_probability('delta', delta); epsilon = check_real('epsilon', epsilon, lo=0)
     kw = dict(L=L, C2=C2, eta=eta, diameter=diameter, beta=beta, rho=rho)
-    return _C1_for(delta, epsilon, 2.0, gaussian_delta_star, n, lambda C1: gaussian_schedule_delta(n, epsilon=epsilon, C1=C1, **kw))
+    return _C1_for(delta, epsilon, 2.0, gaussian_delta_star, n,
+                   lambda C1: gaussian_schedule_delta(n, epsilon=epsilon, C1=C1, **kw))
 
 # %% ../../nbs/16_noise_schedules.ipynb #7c3a6553
 def online_schedule_C1(epsilon:float, # epsilon >= 0

@@ -113,7 +113,8 @@ def shuffled_gaussian_renyi_grid2(D, # dataset of 2 scalars (the first distribut
     if D.shape != (2,) or Dp.shape != (2,): raise ValueError('D and D_prime must hold exactly 2 scalars each')
     sigma = check_positive('sigma', sigma); o = check_array('orders', orders, lo=1, lo_open=True)
     lam_max = float(o.max())
-    lo = min(D.min(), Dp.min()) - 12*sigma - lam_max*np.ptp(np.r_[D, Dp]); hi = max(D.max(), Dp.max()) + 12*sigma + lam_max*np.ptp(np.r_[D, Dp])
+    lo = min(D.min(), Dp.min()) - 12*sigma - lam_max*np.ptp(np.r_[D, Dp])
+    hi = max(D.max(), Dp.max()) + 12*sigma + lam_max*np.ptp(np.r_[D, Dp])
     g = np.linspace(lo, hi, points); h = g[1] - g[0]
     Y = np.stack(np.meshgrid(g, g, indexing='ij'), -1).reshape(-1, 2)
     lp, lq = _log_shuffle_density(Y, D, sigma), _log_shuffle_density(Y, Dp, sigma)
@@ -129,7 +130,8 @@ def shuffled_gaussian_renyi_mc(D, # dataset of n scalars (P = M(D)); n <= 6
                               )->tuple:
     "Monte Carlo estimate of D_λ(M(D)‖M(D')) and its standard error (delta method), sampling from M(D')."
     D, Dp = np.asarray(D, float), np.asarray(D_prime, float)
-    if D.shape != Dp.shape or D.ndim != 1 or not 1 <= len(D) <= 6: raise ValueError('D and D_prime must be 1-D of equal length 1..6')
+    if D.shape != Dp.shape or D.ndim != 1 or not 1 <= len(D) <= 6:
+        raise ValueError('D and D_prime must be 1-D of equal length 1..6')
     sigma = check_positive('sigma', sigma); lam = check_array('order', [order], lo=1, lo_open=True)[0]
     samples = check_int('samples', samples, lo=100); rng = as_rng(rng)
     y = Dp[None, :] + sigma*rng.standard_normal((samples, len(Dp)))   # the order inside a sample is irrelevant
@@ -156,5 +158,6 @@ def conjecture1_scan(ns, # increasing numbers of users to compare
     if any(b <= a for a, b in zip(ns, ns[1:])): raise ValueError('ns must be strictly increasing')
     orders = np.arange(2, check_int('max_order', max_order, lo=2) + 1)
     logS = np.array([shuffle_gaussian_log_excess(orders, m, sigma) for m in ns])
-    bad = [(ns[i], ns[i + 1], int(orders[j])) for i, j in zip(*np.nonzero(np.diff(logS, axis=0) > 1e-12*np.abs(logS[1:]) + 1e-12))]
+    bad = [(ns[i], ns[i + 1], int(orders[j]))
+           for i, j in zip(*np.nonzero(np.diff(logS, axis=0) > 1e-12*np.abs(logS[1:]) + 1e-12))]
     return orders, logS, bad

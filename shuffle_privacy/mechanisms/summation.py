@@ -31,14 +31,15 @@ def p1d_params(n:int, # number of users, n >= 1
                delta:float, # 0 < delta < 1/2
                *, g:int|None=None, # precision; default the smallest integer >= sqrt(n)
               )->tuple:
-    "Lemma 3.1's (g, b, p): g >= sqrt(n), the smallest integer b > 180 g^2 ln(2/delta)/(epsilon^2 n), p = 90 g^2 ln(2/delta)/(b epsilon^2 n)."
+    "Lemma 3.1: g >= sqrt(n), least integer b > 180 g^2 ln(2/delta)/(eps^2 n), p = 90 g^2 ln(2/delta)/(b eps^2 n)."
     n = check_int('n', n, lo=1)
     epsilon, delta = _check_eps_delta(epsilon, delta)
     g0 = _ceil_sqrt(n)
     g = g0 if g is None else check_int('g', g, lo=g0)
     c = g*g*math.log(2/delta)/epsilon/epsilon/n            # /epsilon/epsilon: eps² underflows to 0 for epsilon < 1e-162
     if not 180*c < 2.0**62:
-        raise ValueError(f'epsilon={epsilon!r} is too small for Lemma 3.1 at n={n}, delta={delta!r}: it would need b > 2^62 '
+        raise ValueError(
+            f'epsilon={epsilon!r} is too small for Lemma 3.1 at n={n}, delta={delta!r}: it would need b > 2^62 '
                          'noise bits per user; use a larger epsilon, or the exact accounting of p1d_exact_params')
     b = math.floor(180*c) + 1
     p = 90*c/b
@@ -50,7 +51,7 @@ def p1d_epsilon(epsilon:float, # the lemma's epsilon
                 Delta:float, # input bound: x in [0, Delta]
                 dx:float|None=None, # |x_u - x'_u|; default the worst case Delta
                )->float:
-    "Lemma 3.1 item 1: the per-instance divergence bound epsilon (2/g + |x_u - x'_u|/Delta) of P1D at the lemma's delta."
+    "Lemma 3.1 item 1: per-instance divergence bound epsilon (2/g + |x_u - x'_u|/Delta) of P1D at the lemma's delta."
     epsilon = check_positive('epsilon', epsilon); g = check_int('g', g, lo=1); Delta = check_positive('Delta', Delta)
     dx = Delta if dx is None else check_real('dx', dx, lo=0, hi=Delta)
     return epsilon*(2/g + dx/Delta)
@@ -61,7 +62,7 @@ def p1d_encode(x, # inputs in [0, Delta], any shape
                Delta:float, # input bound
                rng=None, # randomness
               )->np.ndarray:
-    "Fixed-point encoding with randomized rounding: floor(x g/Delta) + Ber(frac(x g/Delta)), an unbiased integer in [0, g]."
+    "Fixed-point encoding, randomized rounding: floor(x g/Delta) + Ber(frac(x g/Delta)), an unbiased integer in [0, g]."
     rng = as_rng(rng)
     g = check_int('g', g, lo=1); Delta = check_positive('Delta', Delta)
     s = np.clip(np.asarray(x, dtype=float)*(g/Delta), 0.0, g)
@@ -127,7 +128,7 @@ def p1d_sum(x, # inputs in [0, Delta], one per user
 def p1d_variance(n:int, g:int, b:int, p:float, Delta:float,
                  x=None, # the inputs; None gives the worst case over inputs
                 )->float:
-    "Exact variance of P1D: (Delta/g)^2 (sum f_i(1-f_i) + b n p (1-p)), f_i the fractional parts; <= 1/4 each if x is None."
+    "Exact variance of P1D: (Delta/g)^2 (sum f_i(1-f_i) + b n p (1-p)), f_i fractional parts; <= 1/4 each if x is None."
     n = check_int('n', n, lo=1); g = check_int('g', g, lo=1); b = check_int('b', b, lo=1)
     p = check_real('p', p, lo=0, hi=0.5, lo_open=True); Delta = check_positive('Delta', Delta)
     if x is None: r = n/4
@@ -155,9 +156,11 @@ def two_sample_chi2(a, b, # two integer samples (any range of values)
                     min_expected:float=5.0, # adjacent values are pooled until a bin holds 2*min_expected > 0
                    )->float:
     "p-value of a chi-square test that two integer samples come from the same distribution (sparse bins pooled)."
-    a = check_array('a', a, ndim=1, integer=True).astype(np.int64); b = check_array('b', b, ndim=1, integer=True).astype(np.int64)
+    a = check_array('a', a, ndim=1, integer=True).astype(np.int64)
+    b = check_array('b', b, ndim=1, integer=True).astype(np.int64)
     min_expected = check_positive('min_expected', min_expected)
-    vals, inv = np.unique(np.concatenate([a, b]), return_inverse=True)   # bins at observed values: memory O(len(a)+len(b))
+    # bins at observed values: memory O(len(a)+len(b))
+    vals, inv = np.unique(np.concatenate([a, b]), return_inverse=True)
     ca = np.bincount(inv[:len(a)], minlength=len(vals)); cb = np.bincount(inv[len(a):], minlength=len(vals))
     tot = ca + cb; edges, acc = [], 0
     for i, t in enumerate(tot):  # pool adjacent values until each bin has enough mass
@@ -176,7 +179,7 @@ def p1d_robust_epsilon(epsilon:float, # the lemma's epsilon, 0 < epsilon <= 1
                        g:int, # precision, g >= 3
                        Delta:float, dx:float|None=None, # input bound and |x_u - x'_u| (default Delta)
                       )->float:
-    "Claim A.8: divergence bound (epsilon/honest_fraction)(2/g + |x_u - x'_u|/Delta) when only honest_fraction n users are honest."
+    "Claim A.8: bound (epsilon/honest_fraction)(2/g + |x_u - x'_u|/Delta) when only honest_fraction n users are honest."
     epsilon = check_real('epsilon', epsilon, lo=0, hi=1, lo_open=True)
     honest_fraction = check_real('honest_fraction', honest_fraction, lo=1/3, hi=1)
     g = check_int('g', g, lo=3)
@@ -185,11 +188,12 @@ def p1d_robust_epsilon(epsilon:float, # the lemma's epsilon, 0 < epsilon <= 1
 def p1d_robust_sum(x, g:int, b:int, p:float, Delta:float, rng, # None, an int seed or a numpy Generator
                    honest, # boolean mask of the users who follow the protocol
                   )->tuple:
-    "Run P1D when only the `honest` users send messages; return (estimate, count): the estimate is biased by the missing users."
+    "P1D when only `honest` users send messages; returns (estimate, count), the estimate biased by missing users."
     rng = as_rng(rng)
     Delta = check_positive('Delta', Delta); x = check_array('x', x, lo=0, hi=Delta, ndim=1)
     honest = np.asarray(honest, dtype=bool)
-    if honest.shape != x.shape: raise ValueError(f'honest must be a boolean mask of shape {x.shape}; got {honest.shape}')
+    if honest.shape != x.shape:
+        raise ValueError(f'honest must be a boolean mask of shape {x.shape}; got {honest.shape}')
     c = p1d_count(x[honest], g, b, p, Delta, rng) if honest.any() else 0   # nobody honest: no message at all
     return Delta/g*(c - p*b*len(x)), c
 
@@ -203,7 +207,7 @@ class PVECParams(NamedTuple):
     epsilon_hat: float; delta_hat: float; gamma: float
 
 def pvec_params(n:int, d:int, epsilon:float, delta:float, Delta2:float)->PVECParams:
-    "Theorem 3.2's parameters: gamma = delta_hat = delta/(d+1), eps_hat = epsilon/(18 sqrt(ln(1/gamma))), g = max(ceil sqrt n, ceil sqrt d, 4), (b, p) from Lemma 3.1."
+    "Thm 3.2: γ = δ_hat = δ/(d+1), ε_hat = ε/(18 sqrt(ln(1/γ))), g = max(⌈√n⌉, ⌈√d⌉, 4), (b, p) from Lemma 3.1."
     n = check_int('n', n, lo=1); d = check_int('d', d, lo=1)
     epsilon, delta = _check_eps_delta(epsilon, delta)
     Delta2 = check_positive('Delta2', Delta2)
@@ -226,7 +230,9 @@ def pvec_variance_bound(d:int, # dimension, >= 1
                         Delta2:float, # l2 bound of each row, > 0
                        )->float:
     "Theorem 3.2's n-free bound d (2 Delta2)^2 (1/4 + 90 ln(2/gamma)/eps_hat^2), gamma = delta/(d+1) (inf past floats)."
-    d = check_int('d', d, lo=1); epsilon, delta = _check_eps_delta(epsilon, delta); Delta2 = check_positive('Delta2', Delta2)
+    d = check_int('d', d, lo=1)
+    epsilon, delta = _check_eps_delta(epsilon, delta)
+    Delta2 = check_positive('Delta2', Delta2)
     gamma = delta/(d + 1)
     # 1/eps_hat² = 18² ln(1/γ)/eps², divided step by step so that a tiny epsilon gives inf, not a ZeroDivisionError
     inv_eh2 = 18*18*(-math.log(gamma))/epsilon/epsilon
@@ -286,7 +292,7 @@ def pvec_sum(X, # n x d array, one row per user, each row with l2 norm <= Delta2
              rng=None, # randomness
              method:str='fast', # 'fast' (exact count distribution) or 'messages' (labelled bits shuffled)
             )->np.ndarray:
-    "PVEC: an (epsilon, delta)-shuffle-private unbiased estimate of the sum of the rows of X (replace-one neighbours); error variance free of n."
+    "PVEC: (eps, delta)-shuffle-private unbiased estimate of X's row sum (replace-one); error variance free of n."
     rng = as_rng(rng)
     Delta2 = check_positive('Delta2', Delta2)
     X = _check_rows(X, Delta2)
@@ -304,10 +310,13 @@ def pvec_sum(X, # n x d array, one row per user, each row with l2 norm <= Delta2
 
 # %% ../../nbs/20_summation.ipynb #aa03ba24
 def gaussian_sigma(epsilon:float, delta:float, sensitivity:float)->float:
-    "Smallest sigma (to 1e-12 relative, rounded up) such that the Gaussian mechanism with l2 sensitivity s is (epsilon, delta)-DP (analytic condition)."
+    "Least sigma (1e-12 relative, rounded up) making the Gaussian mechanism of l2 sensitivity s (ε, δ)-DP (analytic)."
     from shuffle_privacy.accounting.conversions import gdp_delta   # certified upper bound on the condition's left side
-    epsilon = check_positive('epsilon', epsilon); delta = check_probability('delta', delta); s = check_positive('sensitivity', sensitivity)
-    dl = lambda sig: gdp_delta(s/sig, epsilon)       # the difference of Phi's below cancels: computed naively it undershoots
+    epsilon = check_positive('epsilon', epsilon)
+    delta = check_probability('delta', delta)
+    s = check_positive('sensitivity', sensitivity)
+    # the difference of Phi's below cancels: computed naively it undershoots
+    dl = lambda sig: gdp_delta(s/sig, epsilon)
     ok = lambda sig: dl(sig) <= delta              # monotone in σ: more noise, smaller δ
     lo, hi = expand_bracket(ok, s, 1e-300, 1e300)  # capped geometric steps from σ = s (core)
     return hi if lo is None else monotone_search(ok, lo, hi, rtol=1e-12)
