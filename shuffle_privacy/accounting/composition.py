@@ -11,7 +11,8 @@ import numpy as np
 from scipy import special, optimize
 from ..core import (check_real, check_positive, check_nonnegative, check_probability, check_int,
                                   check_array, log1mexp, DEFAULT_ORDERS)
-from .conversions import (rdp_to_dp, mironov_rdp_to_dp, OrderGridWarning, UnsoundConversionWarning,
+from .conversions import (rdp_to_dp, mironov_rdp_to_dp, OrderGridWarning,
+                                                    UnsoundConversionWarning,
                                          pure_dp_to_rdp, paper001_dp_to_rdp, advanced_composition,
                                          optimal_composition_delta, optimal_composition_epsilon)
 
@@ -29,7 +30,7 @@ def exact_epsilon(epsilon:float, # one-epoch ε >= 0
                   epochs:int, # number of epochs E >= 1
                   delta_total:float, # target total δ' in (0, 1)
                  )->float:
-    "Smallest ε' for E-fold (ε, δ)-DP at total δ' (exact, optimal: KOV via `optimal_composition_epsilon`); inf below 1-(1-δ)^E."
+    "Smallest ε' for E-fold (ε, δ)-DP at total δ' (exact: KOV, `optimal_composition_epsilon`); inf below 1-(1-δ)^E."
     epsilon, delta, E = _check_eps_delta(epsilon, delta, epochs)
     return optimal_composition_epsilon(epsilon, delta, E, check_probability('delta_total', delta_total))
 
@@ -46,8 +47,10 @@ def pld_epsilon(epsilon:float, # one-epoch ε >= 0
     discretization = check_positive('discretization', discretization)
     try: from dp_accounting.pld import privacy_loss_distribution as pld, common
     except ImportError: raise ImportError('pld_epsilon needs dp-accounting: pip install dp-accounting') from None
-    p = pld.from_privacy_parameters(common.DifferentialPrivacyParameters(epsilon, delta), value_discretization_interval=discretization)
-    return float(p.self_compose(E).get_epsilon_for_delta(delta_total)) if E > 1 else float(p.get_epsilon_for_delta(delta_total))
+    p = pld.from_privacy_parameters(common.DifferentialPrivacyParameters(epsilon, delta),
+                                    value_discretization_interval=discretization)
+    if E > 1: p = p.self_compose(E)
+    return float(p.get_epsilon_for_delta(delta_total))
 
 # %% ../../nbs/17_multi_epoch.ipynb #a8afbfef
 def paper_rdp_epsilon(epsilon:float, # one-epoch ε > 0
@@ -56,10 +59,12 @@ def paper_rdp_epsilon(epsilon:float, # one-epoch ε > 0
                       delta_total:float, # target total δ' in (0, 1)
                       orders=None, # Rényi orders > 1; a log grid when None
                      )->float:
-    "The journal version's Section 5 RDP route ((ε,δ) -> (α, ε + log δ/(α-1)) -> compose -> Mironov). NOT a valid bound."
-    epsilon, delta, E = check_positive('epsilon', epsilon), check_probability('delta', delta), check_int('epochs', epochs, lo=1)
+    "Journal version §5's RDP route ((ε,δ) -> (α, ε + log δ/(α-1)) -> compose -> Mironov). NOT a valid bound."
+    epsilon, delta = check_positive('epsilon', epsilon), check_probability('delta', delta)
+    E = check_int('epochs', epochs, lo=1)
     delta_total = check_probability('delta_total', delta_total)
-    o = np.geomspace(1 + 1e-3, 1e6, 2000) if orders is None else np.atleast_1d(check_array('orders', orders, lo=1, lo_open=True))
+    o = (np.geomspace(1 + 1e-3, 1e6, 2000) if orders is None
+         else np.atleast_1d(check_array('orders', orders, lo=1, lo_open=True)))
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', UnsoundConversionWarning)
         rho = paper001_dp_to_rdp(epsilon, delta, o)
@@ -106,7 +111,7 @@ def advanced_epsilon(epsilon:float, # one-epoch ε >= 0
 
 # %% ../../nbs/17_multi_epoch.ipynb #179975e1
 def compare_routes(epsilon:float, delta:float, epochs, delta_total:float, pld:bool=True)->dict:
-    "ε' after each E in `epochs` by every route: exact, PLD (dp_accounting), approximate RDP, advanced, basic, paper RDP."
+    "ε' after each E in `epochs` by every route: exact, PLD, approximate RDP, advanced, basic, paper RDP."
     Es = np.atleast_1d(check_array('epochs', epochs, lo=1, integer=True)).astype(int)
     out = dict(epochs=Es,
                exact=np.array([exact_epsilon(epsilon, delta, E, delta_total) for E in Es]),
@@ -116,6 +121,7 @@ def compare_routes(epsilon:float, delta:float, epochs, delta_total:float, pld:bo
                paper_rdp=np.full(len(Es), np.nan))
     with warnings.catch_warnings():   # the paper's route is labelled as invalid wherever it is shown
         warnings.simplefilter('ignore', UnsoundConversionWarning)
-        if delta > 0 and epsilon > 0: out['paper_rdp'] = np.array([paper_rdp_epsilon(epsilon, delta, E, delta_total) for E in Es])
+        if delta > 0 and epsilon > 0:
+            out['paper_rdp'] = np.array([paper_rdp_epsilon(epsilon, delta, E, delta_total) for E in Es])
     if pld: out['pld'] = np.array([pld_epsilon(epsilon, delta, E, delta_total) for E in Es])
     return out
