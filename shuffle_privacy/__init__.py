@@ -6,7 +6,8 @@
 __all__ = ['Event', 'ProfileEvent', 'UnsupportedEventError', 'rdp_of', 'rdp_from_integer_orders', 'RdpAccountant',
            'PldAccountant', 'PldPair', 'pld_of', 'calibrate', 'ShuffleGaussianEvent', 'SubsampledShuffleGaussianEvent',
            'ShuffledCheckInEvent', 'ShuffledPNSGDEvent', 'ShuffledLaplacePNSGDEvent', 'RandomlyStoppedPNSGDEvent',
-           'OnlineGaussianPNSGDEvent', 'OnlineLaplacePNSGDEvent', 'RepairedBlogsStepEvent', 'P1DEvent', 'PVECEvent']
+           'OnlineGaussianPNSGDEvent', 'OnlineLaplacePNSGDEvent', 'RepairedBlogsStepEvent', 'P1DEvent', 'PVECEvent',
+           'ShuffledLDPEvent', 'ShuffledBinaryRREvent']
 
 # %% ../nbs/09_api.ipynb #2ed69a7f
 __version__ = "0.1.0"
@@ -23,6 +24,7 @@ from shuffle_privacy.mechanisms.iteration import (
     OnlineLaplacePNSGDEvent)
 from .mechanisms.blogs_repaired import RepairedBlogsStepEvent
 from .mechanisms.p1d_accounting import P1DEvent, PVECEvent
+from .mechanisms.shuffled_ldp import ShuffledLDPEvent, ShuffledBinaryRREvent   # registers their PLDs
 import shuffle_privacy.mechanisms.shuffle_gaussian_pld   # registers the certified PLD of ShuffleGaussianEvent
 
 # %% ../nbs/09_api.ipynb #256f0d56
@@ -30,4 +32,5 @@ _all_ = ['Event', 'ProfileEvent', 'UnsupportedEventError', 'rdp_of', 'rdp_from_i
          'PldAccountant', 'PldPair', 'pld_of',
          'calibrate', 'ShuffleGaussianEvent', 'SubsampledShuffleGaussianEvent', 'ShuffledCheckInEvent',
          'ShuffledPNSGDEvent', 'ShuffledLaplacePNSGDEvent', 'RandomlyStoppedPNSGDEvent', 'OnlineGaussianPNSGDEvent',
-         'OnlineLaplacePNSGDEvent', 'RepairedBlogsStepEvent', 'P1DEvent', 'PVECEvent']
+         'OnlineLaplacePNSGDEvent', 'RepairedBlogsStepEvent', 'P1DEvent', 'PVECEvent',
+         'ShuffledLDPEvent', 'ShuffledBinaryRREvent']
