@@ -58,15 +58,53 @@ def _log_binom_half(a, # integer array, 0 <= a <= c
     return np.where((a == 0) | (b == 0), -c*math.log(2), v)
 
 # %% ../../nbs/19_shuffled_ldp.ipynb #4a5bd0d3
+def _log_binom_pmf(k, # integer array
+                   N:int, # trials, >= 0
+                   p:float, # success probability in [0, 1]
+                  ):
+    "log of the Bin(N, p) pmf at k (-inf outside 0..N): log of scipy's (boost's) pmf, accurate to ~1e-15 relative."
+    k = np.asarray(k)
+    try:
+        with np.errstate(divide='ignore', over='raise'): return np.log(stats.binom.pmf(k, N, p))
+    except (OverflowError, FloatingPointError):
+        pass
+    # boost overflows for p below ~1e-300 at large N; then the window holds only small k (sd = sqrt(N p) is tiny),
+    # and log C(N, k) = sum_{i<k} log((N - i)/(i + 1)) is summed term by term (k <= a few: exact to a few ulp)
+    kk = np.clip(k, 0, N).astype(np.int64); top = int(kk.max(initial=0))
+    i = np.arange(top, dtype=float)
+    lc = np.concatenate([[0.0], np.cumsum(np.log((N - i)/(i + 1)))])
+    with np.errstate(divide='ignore'):
+        v = lc[kk] + kk*math.log(p) + (N - kk)*math.log1p(-p)
+    return np.where((k >= 0) & (k <= N), v, -np.inf)
+
+# %% ../../nbs/19_shuffled_ldp.ipynb #55cf3d4a
 _ETA = 1e-9           # relative error allowed in every computed mass (log pmf < 1e-12, exp, bincount sums < 3e-10)
 _ETA_LOSS = 1e-12     # absolute error allowed in every computed privacy loss
 _MAX_POINTS = 4*10**8 # points (c, u) summed; above it ResourceLimitError
 _CHUNK = 2*10**6      # points per vectorised chunk (memory: a few arrays of this size)
 
-def _pmf_dict(arr, offset):
-    "dict grid index -> mass of the nonzero entries of a bincount array whose entry 0 is index -offset."
-    nz = np.nonzero(arr)[0]
-    return {int(k - offset): float(arr[k]) for k in nz} or {0: 0.0}
+_DENSE_BINS = 4*10**6  # grids of at most this many bins are accumulated densely, larger ones sparsely
+
+class _Acc:
+    "Masses accumulated on the loss grid: dense bins when the index range is small, a dict otherwise."
+    def __init__(self, kmax:int):
+        self.kmax = kmax
+        self.arr = np.zeros(2*kmax + 1) if 2*kmax + 1 <= _DENSE_BINS else None
+        self.sparse = {}
+    def add(self, idx, w):
+        "Add masses w at the integer grid indices idx (|idx| <= kmax)."
+        if idx.size == 0: return
+        if self.arr is not None:
+            self.arr += np.bincount(idx + self.kmax, weights=w, minlength=len(self.arr)); return
+        uniq, inv = np.unique(idx, return_inverse=True)
+        for k, v in zip(uniq.tolist(), np.bincount(inv, weights=w).tolist()): self.sparse[k] = self.sparse.get(k, 0.0) + v
+    def pmf(self, scale:float)->dict:
+        "dict grid index -> mass times scale (nonzero entries; {0: 0} if none)."
+        if self.arr is not None:
+            nz = np.nonzero(self.arr)[0]
+            out = {int(k - self.kmax): float(self.arr[k])*scale for k in nz}
+        else: out = {k: v*scale for k, v in self.sparse.items() if v > 0}
+        return out or {0: 0.0}
 
 def clone_pair_pld(n:int, # number of users, >= 1
                    local_epsilon:float, # ε0 > 0 of each user's randomizer
@@ -92,10 +130,10 @@ def clone_pair_pld(n:int, # number of users, >= 1
             f'{(c_hi - c_lo + 1)*cols:.3g} points, above the budget of {_MAX_POINTS:.0e}; use '
             'clones_closed_form_epsilon (FMT21 Theorem 3.1) or a smaller width instead')
     cs = np.arange(c_lo, c_hi + 1)
-    with np.errstate(divide='ignore'): lc = np.log(stats.binom.pmf(cs, n - 1, p))
+    lc = _log_binom_pmf(cs, n - 1, p)
     keep = np.isfinite(lc); cs, lc = cs[keep], lc[keep]
     kmax = math.ceil((e0 + 2*_ETA_LOSS)/d) + 1
-    up, lo = np.zeros(2*kmax + 1), np.zeros(2*kmax + 1)
+    up, lo = _Acc(kmax), _Acc(kmax)
     j = np.arange(-J - 1, J + 1)
     step = max(1, _CHUNK//cols)
     for i in range(0, len(cs), step):
@@ -105,17 +143,19 @@ def clone_pair_pld(n:int, # number of users, >= 1
         u = a[:, 1:]                                                       # u = first coordinate
         lP = np.logaddexp(math.log(r) + lB[:, :-1], math.log(r1) + lB[:, 1:]) + lc[i:i + step, None]
         m = np.isfinite(lP)
-        with np.errstate(divide='ignore', invalid='ignore'):
-            L = (np.log(r1*(c + 1) + s*u) - np.log(r*(c + 1) - s*u))[m]
+        v = (c + 1 - u)[m]; um = np.broadcast_to(u, lP.shape)[m]
+        with np.errstate(divide='ignore', invalid='ignore'):              # both terms >= 0: no cancellation
+            L = np.log(r1*v + r*um) - np.log(r*v + r1*um)
         w = np.exp(lP[m])
-        up += np.bincount((np.ceil((L + _ETA_LOSS)/d) + kmax).astype(np.int64), weights=w, minlength=2*kmax + 1)
-        lo += np.bincount((np.floor((L - _ETA_LOSS)/d) + kmax).astype(np.int64), weights=w, minlength=2*kmax + 1)
-    up *= math.exp(-_ETA); lo *= math.exp(-_ETA)
-    inf_up = min(1.0, max(0.0, 1.0 - math.fsum(up)) + 1e-13)              # tails and margins: infinite loss
+        up.add(np.ceil((L + _ETA_LOSS)/d).astype(np.int64), w)
+        lo.add(np.floor((L - _ETA_LOSS)/d).astype(np.int64), w)
+    scale = math.exp(-_ETA)
+    pm_up, pm_lo = up.pmf(scale), lo.pmf(scale)
+    inf_up = min(1.0, max(0.0, 1.0 - math.fsum(pm_up.values())) + 1e-13)  # tails and margins: infinite loss
     pess = _pld.PrivacyLossDistribution.create_from_rounded_probability(
-        _pmf_dict(up, kmax), inf_up, d, pessimistic_estimate=True, symmetric=True)
+        pm_up, inf_up, d, pessimistic_estimate=True, symmetric=True)
     opt = _pld.PrivacyLossDistribution.create_from_rounded_probability(
-        _pmf_dict(lo, kmax), 0.0, d, pessimistic_estimate=False, symmetric=True)
+        pm_lo, 0.0, d, pessimistic_estimate=False, symmetric=True)
     return PldPair(pess, opt)
 
 # %% ../../nbs/19_shuffled_ldp.ipynb #84ee7bfd
@@ -183,22 +223,24 @@ def rr_pair_pld(n:int, # number of users, >= 1
     if k_hi - k_lo > _MAX_POINTS:
         raise ResourceLimitError(f'rr_pair_pld: {k_hi - k_lo:.3g} points at n={n}; use ShuffledBinaryRREvent instead')
     k = np.arange(k_lo, k_hi + 1)
-    with np.errstate(divide='ignore'):
-        lT, lTm = np.log(stats.binom.pmf(k, n - 1, q)), np.log(stats.binom.pmf(k - 1, n - 1, q))
+    lT, lTm = _log_binom_pmf(k, n - 1, q), _log_binom_pmf(k - 1, n - 1, q)
     lP = np.logaddexp(math.log(q1) + lT, math.log(q) + lTm)
     lQ = np.logaddexp(math.log(q) + lT, math.log(q1) + lTm)
     kf = k.astype(float)
-    L = math.log(q) + math.log(q1) + math.log(n) - np.log(q*q*(n - kf) + q1*q1*kf)
+    with np.errstate(divide='ignore'):
+        L = math.log(q) + math.log(q1) + math.log(n) - np.logaddexp(2*math.log(q) + np.log(n - kf),
+                                                                    2*math.log(q1) + np.log(kf))
     kmax = math.ceil((e0 + 2*_ETA_LOSS)/d) + 1
     pairs = []
     for pess in (True, False):
         dirs = []
         for loss, lm in ((L, lP), (-L, lQ)):
-            ok = np.isfinite(lm); w = np.exp(lm[ok])*math.exp(-_ETA); x = loss[ok]
-            idx = np.ceil((x + _ETA_LOSS)/d) if pess else np.floor((x - _ETA_LOSS)/d)
-            arr = np.bincount((idx + kmax).astype(np.int64), weights=w, minlength=2*kmax + 1)
-            inf = min(1.0, max(0.0, 1.0 - math.fsum(arr)) + 1e-13) if pess else 0.0
-            dirs.append((_pmf_dict(arr, kmax), inf))
+            ok = np.isfinite(lm); acc = _Acc(kmax); x = loss[ok]
+            acc.add((np.ceil((x + _ETA_LOSS)/d) if pess else np.floor((x - _ETA_LOSS)/d)).astype(np.int64),
+                    np.exp(lm[ok]))
+            pm = acc.pmf(math.exp(-_ETA))
+            inf = min(1.0, max(0.0, 1.0 - math.fsum(pm.values())) + 1e-13) if pess else 0.0
+            dirs.append((pm, inf))
         pairs.append(_pld.PrivacyLossDistribution.create_from_rounded_probability(
             dirs[0][0], dirs[0][1], d, pessimistic_estimate=pess, rounded_probability_mass_function_add=dirs[1][0],
             infinity_mass_add=dirs[1][1], symmetric=False))
@@ -213,7 +255,7 @@ def blanket_rr_delta(epsilon:float, # ε >= 0
                     )->float:
     "δ(ε) of n shuffled k-RR reports by the privacy blanket (Balle et al. 2019), as the authors' code computes it."
     eps = check_real('epsilon', epsilon, lo=0.0); n = check_int('n', n, lo=1); k = check_int('k', k, lo=2)
-    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=700.0, lo_open=True)
+    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=50.0, lo_open=True)   # beyond 50: γ < 1e-21, vacuous
     if bound not in ('bennett', 'hoeffding'): raise ValueError(f"bound must be 'bennett' or 'hoeffding'; got {bound!r}")
     if eps >= e0: return 0.0
     gamma = k/(math.exp(e0) + k - 1); a = math.expm1(eps)
@@ -238,7 +280,7 @@ def blanket_rr_epsilon(delta:float, # δ in (0, 1)
                       )->float:
     "Smallest ε (bisection, rounded up) with blanket_rr_delta(ε) <= δ; ε0 if the bound gives nothing smaller."
     delta = check_probability('delta', delta)
-    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=700.0, lo_open=True)
+    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=50.0, lo_open=True)
     f = lambda e: blanket_rr_delta(e, n=n, local_epsilon=e0, k=k, bound=bound) <= delta
     if f(0.0): return 0.0
     e = monotone_search(f, 0.0, e0, xtol=1e-9*max(e0, 1e-300), rtol=1e-9)
@@ -246,13 +288,13 @@ def blanket_rr_epsilon(delta:float, # δ in (0, 1)
 
 # %% ../../nbs/19_shuffled_ldp.ipynb #47cf0122
 def shuffled_ldp_league(n:int, # number of users, >= 2
-                        local_epsilon:float, # ε0 > 0
+                        local_epsilon:float, # ε0 in (0, 50]
                         delta:float=1e-6, # δ at which ε is reported
                         value_discretization_interval:float=1e-5, # PLD grid
                        )->dict:
     "ε of n shuffled ε0-LDP reports at δ by every route: FMT21 closed form, clones PLD, binary RR bounds, blanket."
     n = check_int('n', n, lo=2); delta = check_probability('delta', delta)
-    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=700.0, lo_open=True)
+    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=50.0, lo_open=True)     # the blanket bounds' range
     d = _check_interval(value_discretization_interval)
     row = dict(n=n, local_epsilon=e0, delta=delta)
     row['fmt21_closed'] = clones_closed_form_epsilon(delta, n=n, local_epsilon=e0)
