@@ -8,7 +8,8 @@ from shuffle_privacy.core import ResourceLimitError
 from shuffle_privacy.accounting.pld import PldAccountant, pld_of
 from shuffle_privacy.mechanisms.shuffled_ldp import (
     clone_pair_pld, clones_closed_form_epsilon, rr_pair_pld, rr_clone_probability, blanket_rr_delta,
-    blanket_rr_epsilon, shuffled_ldp_league, ShuffledLDPEvent, ShuffledBinaryRREvent, _log_binom_half)
+    blanket_rr_epsilon, shuffled_ldp_league, ShuffledLDPEvent, ShuffledBinaryRREvent, _log_binom_half,
+    rr_worst_case_delta, rr_worst_case_epsilon)
 
 def clones_pair_pmfs(n, e0, p):
     "The clones pair (P, Q) enumerated outcome by outcome: dicts (x, y) -> probability."
@@ -85,6 +86,22 @@ def test_stronger_clone_dominates_every_neighbouring_pair_of_rr(n, e0):
         assert max(ds) <= up_pair.delta_bounds(eps)[1] + 1e-12
         assert lo_pair.delta_bounds(eps)[0] <= ds[0] + 1e-12
 
+@pytest.mark.parametrize('n', [1, 2, 5, 9, 25, 60])
+@pytest.mark.parametrize('e0', [0.5, 2.0, 5.0])
+def test_rr_worst_case_against_enumeration(n, e0):
+    for eps in (0.0, 0.1, 0.4, 1.0, 3.0):
+        ex = max(rr_delta_for_m(n, e0, m, eps) for m in range(n))
+        got = rr_worst_case_delta(eps, n=n, local_epsilon=e0)
+        assert ex - 1e-15 <= got <= ex*(1 + 1e-10) + 1e-13   # the dropped (float) mass is added: ~1e-15
+
+@pytest.mark.parametrize('n,e0', [(300, 1.0), (1000, 2.0), (2000, 0.5)])
+def test_rr_worst_case_between_the_bounds(n, e0):
+    w = rr_worst_case_epsilon(1e-6, n=n, local_epsilon=e0)
+    assert rr_worst_case_delta(w, n=n, local_epsilon=e0) <= 1e-6
+    assert rr_pair_pld(n, e0).epsilon_bounds(1e-6)[0] <= w <= pld_of(ShuffledBinaryRREvent(n, e0), 1e-4).epsilon_bounds(1e-6)[1]
+    with pytest.raises(ResourceLimitError, match='instead'):
+        rr_worst_case_epsilon(1e-6, n=5000, local_epsilon=e0)
+
 def test_m0_is_not_the_worst_pair():
     ds = [rr_delta_for_m(40, 1.0, m, 0.5) for m in range(40)]
     assert int(np.argmax(ds)) != 0 and max(ds) > 1.01*ds[0]
@@ -151,7 +168,9 @@ def test_resource_limit_names_alternative():
     lambda: rr_pair_pld(10, math.inf), lambda: rr_pair_pld(1.5, 1.0), lambda: rr_clone_probability(0.0),
     lambda: blanket_rr_delta(-0.1, n=10, local_epsilon=1.0), lambda: blanket_rr_delta(0.1, n=10, local_epsilon=1.0, k=1),
     lambda: blanket_rr_epsilon(1e-6, n=10, local_epsilon=60.0), lambda: shuffled_ldp_league(1, 1.0),
-    lambda: ShuffledLDPEvent(0, 1.0), lambda: ShuffledBinaryRREvent(10, 0.0)])
+    lambda: ShuffledLDPEvent(0, 1.0), lambda: ShuffledBinaryRREvent(10, 0.0),
+    lambda: rr_worst_case_delta(-1.0, n=10, local_epsilon=1.0), lambda: rr_worst_case_epsilon(0.0, n=10, local_epsilon=1.0),
+    lambda: rr_worst_case_epsilon(1e-6, n=0, local_epsilon=1.0)])
 def test_bad_inputs(call):
     with pytest.raises(ValueError):
         call()

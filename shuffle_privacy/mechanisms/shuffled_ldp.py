@@ -4,7 +4,8 @@
 
 # %% auto #0
 __all__ = ['clone_pair_pld', 'clones_closed_form_epsilon', 'ShuffledLDPEvent', 'ShuffledBinaryRREvent', 'rr_clone_probability',
-           'rr_pair_pld', 'blanket_rr_delta', 'blanket_rr_epsilon', 'shuffled_ldp_league']
+           'rr_pair_pld', 'rr_worst_case_delta', 'rr_worst_case_epsilon', 'blanket_rr_delta', 'blanket_rr_epsilon',
+           'shuffled_ldp_league']
 
 # %% ../../nbs/19_shuffled_ldp.ipynb #e12d194f
 import dataclasses, math
@@ -246,6 +247,57 @@ def rr_pair_pld(n:int, # number of users, >= 1
             infinity_mass_add=dirs[1][1], symmetric=False))
     return PldPair(*pairs)
 
+# %% ../../nbs/19_shuffled_ldp.ipynb #82e63785
+_RR_EXACT_MAX_N = 3000
+
+def _rr_all_m(n:int, e0:float):
+    "Laws P_m, Q_m of the count for every m (rows), on a common support, and the mass dropped from each row."
+    q = 1/(math.exp(e0) + 1)
+    K = np.arange(n + 1)
+    rows_P, rows_Q, dropped = np.zeros((n, n + 1)), np.zeros((n, n + 1)), np.zeros(n)
+    def win(N, pr):                      # Bin(N, pr) over +-15 sd: (offset, pmf)
+        sd = math.sqrt(N*pr*(1 - pr)); lo_, hi_ = max(0, math.floor(N*pr - 15*sd) - 1), min(N, math.ceil(N*pr + 15*sd) + 1)
+        return lo_, stats.binom.pmf(np.arange(lo_, hi_ + 1), N, pr)
+    for m in range(n):
+        o1, a = win(m, 1 - q); o2, b = win(n - 1 - m, q)
+        t = np.convolve(a, b); o = o1 + o2
+        P = np.convolve(t, [1 - q, q]); Q = np.convolve(t, [q, 1 - q])
+        rows_P[m, o:o + len(P)] = P; rows_Q[m, o:o + len(Q)] = Q
+        dropped[m] = max(0.0, 1.0 - math.fsum(t))
+    return rows_P, rows_Q, dropped
+
+def rr_worst_case_delta(epsilon:float, # ε >= 0
+                        *, n:int, # number of users, 1 <= n <= 3000
+                        local_epsilon:float, # ε0 > 0
+                       )->float:
+    "Exact δ(ε) of shuffled binary RR over all replace-one neighbours (max over the others' ones, both directions)."
+    eps = check_real('epsilon', epsilon, lo=0.0); n = check_int('n', n, lo=1)
+    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=700.0, lo_open=True)
+    if n > _RR_EXACT_MAX_N:
+        raise ResourceLimitError(f'rr_worst_case_delta enumerates every dataset: n={n} is above {_RR_EXACT_MAX_N}; '
+                                 'use ShuffledBinaryRREvent (upper) and rr_pair_pld (lower) instead')
+    P, Q, dr = _rr_all_m(n, e0)
+    return _rr_worst(P, Q, dr, eps)
+
+def _rr_worst(P, Q, dr, eps):
+    g = math.exp(min(eps, 700.0))
+    h = np.maximum(np.maximum(P - g*Q, 0).sum(axis=1), np.maximum(Q - g*P, 0).sum(axis=1)) + dr
+    return float(min(1.0, np.max(h)*(1 + 1e-12)))
+
+def rr_worst_case_epsilon(delta:float, # δ in (0, 1)
+                          *, n:int, # number of users, 1 <= n <= 3000
+                          local_epsilon:float, # ε0 > 0
+                         )->float:
+    "Smallest ε (bisection, rounded up) with rr_worst_case_delta(ε) <= δ."
+    delta = check_probability('delta', delta); n = check_int('n', n, lo=1)
+    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=700.0, lo_open=True)
+    if n > _RR_EXACT_MAX_N: rr_worst_case_delta(0.0, n=n, local_epsilon=e0)      # raises ResourceLimitError
+    P, Q, dr = _rr_all_m(n, e0)
+    f = lambda e: _rr_worst(P, Q, dr, e) <= delta
+    if f(0.0): return 0.0
+    if not f(e0): return e0                 # only float error or dropped mass can leave δ(ε0) > 0: ε0-LDP
+    return float(monotone_search(f, 0.0, e0, xtol=1e-9, rtol=1e-9))
+
 # %% ../../nbs/19_shuffled_ldp.ipynb #07f5860f
 def blanket_rr_delta(epsilon:float, # ε >= 0
                      *, n:int, # number of users, >= 1
@@ -302,8 +354,10 @@ def shuffled_ldp_league(n:int, # number of users, >= 2
     row['rr_strong_lower'], row['rr_strong_upper'] = clone_pair_pld(
         n, e0, clone_probability=rr_clone_probability(e0), value_discretization_interval=d).epsilon_bounds(delta)
     row['rr_pair_lower'], row['rr_pair_upper'] = rr_pair_pld(n, e0, value_discretization_interval=d).epsilon_bounds(delta)
+    row['rr_exact_worst'] = rr_worst_case_epsilon(delta, n=n, local_epsilon=e0) if n <= _RR_EXACT_MAX_N else None
     for b in ('bennett', 'hoeffding'):
         row[f'blanket_{b}'] = blanket_rr_epsilon(delta, n=n, local_epsilon=e0, bound=b)
     for key in list(row):
-        if key not in ('n', 'local_epsilon', 'delta'): row[key] = min(row[key], e0)   # ε0-LDP: ε <= ε0 always
+        if key not in ('n', 'local_epsilon', 'delta') and row[key] is not None:
+            row[key] = min(row[key], e0)                      # ε0-LDP: ε <= ε0 always
     return row

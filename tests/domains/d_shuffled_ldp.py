@@ -54,8 +54,16 @@ DOMAINS = {
         check=_blanket_eps_ok,
         invalid=(dict(delta=0.0, n=10, local_epsilon=1.0), dict(delta=1e-6, n=10, local_epsilon=0.0),
                  dict(delta=1e-6, n=10, local_epsilon=1.0, bound='x'))),
+    M + 'rr_worst_case_delta': Domain(st.fixed_dictionaries(
+        dict(epsilon=_eps, n=ints(1, 300), local_epsilon=_e0)), kind='delta', max_examples=10,
+        invalid=(dict(epsilon=-1.0, n=10, local_epsilon=1.0), dict(epsilon=0.1, n=0, local_epsilon=1.0),
+                 dict(epsilon=0.1, n=10, local_epsilon=0.0))),
+    M + 'rr_worst_case_epsilon': Domain(st.fixed_dictionaries(
+        dict(delta=probability(1e-300, 0.99), n=ints(1, 300), local_epsilon=_e0)), kind='epsilon', max_examples=10,
+        check=lambda r, kw: r <= kw['local_epsilon'],
+        invalid=(dict(delta=0.0, n=10, local_epsilon=1.0), dict(delta=1e-6, n=0, local_epsilon=1.0))),
     M + 'shuffled_ldp_league': Domain(st.fixed_dictionaries(
-        dict(n=ints(2, 3000), local_epsilon=_e0_blanket, delta=probability(1e-12, 0.5), value_discretization_interval=_d)),
+        dict(n=ints(2, 500), local_epsilon=_e0_blanket, delta=probability(1e-12, 0.5), value_discretization_interval=_d)),
         kind='epsilon', max_examples=6,
         invalid=(dict(n=1, local_epsilon=1.0), dict(n=10, local_epsilon=0.0), dict(n=10, local_epsilon=1.0, delta=0.0))),
 }
