@@ -7,8 +7,8 @@ import shuffle_privacy as sp
 from shuffle_privacy.core import ResourceLimitError
 from shuffle_privacy.accounting.pld import PldAccountant, pld_of
 from shuffle_privacy.mechanisms.shuffled_ldp import (
-    clone_pair_pld, clones_closed_form_epsilon, rr_pair_pld, rr_clone_probability, blanket_rr_delta,
-    blanket_rr_epsilon, shuffled_ldp_league, ShuffledLDPEvent, ShuffledBinaryRREvent, _log_binom_half,
+    clone_pair_pld, clones_closed_form_epsilon, rr_pair_pld, rr_clone_probability, blanket_delta,
+    blanket_epsilon, shuffled_ldp_league, ShuffledLDPEvent, ShuffledBinaryRREvent, _log_binom_half,
     rr_worst_case_delta, rr_worst_case_epsilon)
 
 def clones_pair_pmfs(n, e0, p):
@@ -98,7 +98,8 @@ def test_rr_worst_case_against_enumeration(n, e0):
 def test_rr_worst_case_between_the_bounds(n, e0):
     w = rr_worst_case_epsilon(1e-6, n=n, local_epsilon=e0)
     assert rr_worst_case_delta(w, n=n, local_epsilon=e0) <= 1e-6
-    assert rr_pair_pld(n, e0).epsilon_bounds(1e-6)[0] <= w <= pld_of(ShuffledBinaryRREvent(n, e0), 1e-4).epsilon_bounds(1e-6)[1]
+    up = pld_of(ShuffledBinaryRREvent(n, e0), 1e-4).epsilon_bounds(1e-6)[1]
+    assert rr_pair_pld(n, e0).epsilon_bounds(1e-6)[0] <= w <= up
     with pytest.raises(ResourceLimitError, match='instead'):
         rr_worst_case_epsilon(1e-6, n=5000, local_epsilon=e0)
 
@@ -147,13 +148,22 @@ def test_accountant_composes_the_pair():
     assert PldAccountant(1e-4).compose(sp.ShuffledBinaryRREvent(5000, 1.0), 5).get_epsilon(1e-6) < a[1]
 
 def test_blanket():
-    e = blanket_rr_epsilon(1e-6, n=10**4, local_epsilon=1.0)
-    assert 0 < e < 1.0 and blanket_rr_delta(e, n=10**4, local_epsilon=1.0) <= 1e-6
-    assert blanket_rr_delta(1.0, n=100, local_epsilon=1.0) == 0.0
+    e = blanket_epsilon(1e-6, n=10**4, local_epsilon=1.0)
+    assert 0 < e < 1.0 and blanket_delta(e, n=10**4, local_epsilon=1.0) <= 1e-6
+    assert blanket_delta(1.0, n=100, local_epsilon=1.0) == 0.0
     for b in ('bennett', 'hoeffding'):    # a published bound must not fall below the exact δ of one pair
         for n, e0 in ((1000, 1.0), (10**4, 2.0), (10**5, 4.0)):
             lo = rr_pair_pld(n, e0).epsilon_bounds(1e-6)[0]
-            assert blanket_rr_epsilon(1e-6, n=n, local_epsilon=e0, bound=b) >= lo
+            assert blanket_epsilon(1e-6, n=n, local_epsilon=e0, bound=b) >= lo
+
+def test_blanket_laplace():
+    for n, e0 in ((10**3, 1.0), (10**4, 2.0), (10**5, 4.0)):
+        for b in ('bennett', 'hoeffding'):
+            e = blanket_epsilon(1e-6, n=n, local_epsilon=e0, mechanism='laplace', bound=b)
+            assert 0 < e <= e0
+            assert e == e0 or blanket_delta(e, n=n, local_epsilon=e0, mechanism='laplace', bound=b) <= 1e-6
+    es = [blanket_epsilon(1e-6, n=n, local_epsilon=1.0, mechanism='laplace') for n in (10**3, 10**4, 10**5)]
+    assert es[0] > es[1] > es[2]
 
 def test_resource_limit_names_alternative():
     with pytest.raises(ResourceLimitError, match='clones_closed_form_epsilon'):
@@ -166,10 +176,12 @@ def test_resource_limit_names_alternative():
     lambda: clones_closed_form_epsilon(0.0, n=10, local_epsilon=1.0),
     lambda: clones_closed_form_epsilon(1e-6, n=0, local_epsilon=1.0),
     lambda: rr_pair_pld(10, math.inf), lambda: rr_pair_pld(1.5, 1.0), lambda: rr_clone_probability(0.0),
-    lambda: blanket_rr_delta(-0.1, n=10, local_epsilon=1.0), lambda: blanket_rr_delta(0.1, n=10, local_epsilon=1.0, k=1),
-    lambda: blanket_rr_epsilon(1e-6, n=10, local_epsilon=60.0), lambda: shuffled_ldp_league(1, 1.0),
+    lambda: blanket_delta(-0.1, n=10, local_epsilon=1.0), lambda: blanket_delta(0.1, n=10, local_epsilon=1.0, k=1),
+    lambda: blanket_epsilon(1e-6, n=10, local_epsilon=60.0), lambda: shuffled_ldp_league(1, 1.0),
+    lambda: blanket_delta(0.1, n=10, local_epsilon=1.0, mechanism='gaussian'),
     lambda: ShuffledLDPEvent(0, 1.0), lambda: ShuffledBinaryRREvent(10, 0.0),
-    lambda: rr_worst_case_delta(-1.0, n=10, local_epsilon=1.0), lambda: rr_worst_case_epsilon(0.0, n=10, local_epsilon=1.0),
+    lambda: rr_worst_case_delta(-1.0, n=10, local_epsilon=1.0),
+    lambda: rr_worst_case_epsilon(0.0, n=10, local_epsilon=1.0),
     lambda: rr_worst_case_epsilon(1e-6, n=0, local_epsilon=1.0)])
 def test_bad_inputs(call):
     with pytest.raises(ValueError):

@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['clone_pair_pld', 'clones_closed_form_epsilon', 'ShuffledLDPEvent', 'ShuffledBinaryRREvent', 'rr_clone_probability',
-           'rr_pair_pld', 'rr_worst_case_delta', 'rr_worst_case_epsilon', 'blanket_rr_delta', 'blanket_rr_epsilon',
+           'rr_pair_pld', 'rr_worst_case_delta', 'rr_worst_case_epsilon', 'blanket_delta', 'blanket_epsilon',
            'shuffled_ldp_league']
 
 # %% ../../nbs/19_shuffled_ldp.ipynb #e12d194f
@@ -98,7 +98,8 @@ class _Acc:
         if self.arr is not None:
             self.arr += np.bincount(idx + self.kmax, weights=w, minlength=len(self.arr)); return
         uniq, inv = np.unique(idx, return_inverse=True)
-        for k, v in zip(uniq.tolist(), np.bincount(inv, weights=w).tolist()): self.sparse[k] = self.sparse.get(k, 0.0) + v
+        for k, v in zip(uniq.tolist(), np.bincount(inv, weights=w).tolist()):
+            self.sparse[k] = self.sparse.get(k, 0.0) + v
     def pmf(self, scale:float)->dict:
         "dict grid index -> mass times scale (nonzero entries; {0: 0} if none)."
         if self.arr is not None:
@@ -164,7 +165,7 @@ def clones_closed_form_epsilon(delta:float, # δ in (0, 1)
                                *, n:int, # number of users, >= 1
                                local_epsilon:float, # ε0 > 0
                               )->float:
-    "ε of n shuffled ε0-LDP reports by FMT21 Theorem 3.1 (the larger of its two printed forms); ε0 outside its range."
+    "ε of n shuffled ε0-LDP reports by FMT21 Theorem 3.1 (the larger of its two forms); ε0 outside its range."
     delta = check_probability('delta', delta); n = check_int('n', n, lo=1)
     e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=700.0, lo_open=True)
     if n < 2 or e0 > math.log(n/(16*math.log(2/delta))): return e0
@@ -214,7 +215,7 @@ def rr_pair_pld(n:int, # number of users, >= 1
                 local_epsilon:float, # ε0 > 0
                 *, value_discretization_interval:float=1e-4, # grid of the privacy loss, in [1e-7, 1]
                )->PldPair:
-    "Exact PLD pair of shuffled binary RR for one neighbouring pair (all others hold 0): a lower bound on the worst case."
+    "Exact PLD pair of shuffled binary RR for the neighbours with all others at 0: a lower bound on the worst case."
     n = check_int('n', n, lo=1)
     e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=700.0, lo_open=True)
     d = _check_interval(value_discretization_interval)
@@ -256,7 +257,8 @@ def _rr_all_m(n:int, e0:float):
     K = np.arange(n + 1)
     rows_P, rows_Q, dropped = np.zeros((n, n + 1)), np.zeros((n, n + 1)), np.zeros(n)
     def win(N, pr):                      # Bin(N, pr) over +-15 sd: (offset, pmf)
-        sd = math.sqrt(N*pr*(1 - pr)); lo_, hi_ = max(0, math.floor(N*pr - 15*sd) - 1), min(N, math.ceil(N*pr + 15*sd) + 1)
+        sd = math.sqrt(N*pr*(1 - pr))
+        lo_, hi_ = max(0, math.floor(N*pr - 15*sd) - 1), min(N, math.ceil(N*pr + 15*sd) + 1)
         return lo_, stats.binom.pmf(np.arange(lo_, hi_ + 1), N, pr)
     for m in range(n):
         o1, a = win(m, 1 - q); o2, b = win(n - 1 - m, q)
@@ -299,26 +301,37 @@ def rr_worst_case_epsilon(delta:float, # δ in (0, 1)
     return float(monotone_search(f, 0.0, e0, xtol=1e-9, rtol=1e-9))
 
 # %% ../../nbs/19_shuffled_ldp.ipynb #07f5860f
-def blanket_rr_delta(epsilon:float, # ε >= 0
-                     *, n:int, # number of users, >= 1
-                     local_epsilon:float, # ε0 > 0 of k-ary randomized response
-                     k:int=2, # number of values of RR, >= 2
-                     bound:str='bennett', # 'bennett' or 'hoeffding'
-                    )->float:
-    "δ(ε) of n shuffled k-RR reports by the privacy blanket (Balle et al. 2019), as the authors' code computes it."
+def _blanket_params(mechanism, e0, eps, k):
+    "(γ, range, maximum, variance) of the blanket's amplification variable at ε (as in Balle et al.'s code)."
+    a = math.expm1(eps)
+    if mechanism == 'rr':
+        g = k/(math.exp(e0) + k - 1)
+        return g, (1 - g)*k*(math.exp(eps) + 1), g*(1 - math.exp(eps)) + (1 - g)*k, \
+            g*(2 - g)*a*a + (1 - g)**2*k*(math.exp(2*eps) + 1)
+    h = math.exp(e0/2)
+    return 1/h, (math.exp(eps) + 1)*(h - 1/h), h*(-math.expm1(eps - e0)), \
+        (math.exp(2*eps) + 1)/3*(2*h + math.exp(-e0)) - 2*math.exp(eps)*(2/h - math.exp(-e0))
+
+def blanket_delta(epsilon:float, # ε >= 0
+                  *, n:int, # number of users, >= 1
+                  local_epsilon:float, # ε0 in (0, 50] of the local randomizer
+                  mechanism:str='rr', # 'rr' (k-ary randomized response) or 'laplace' (Laplace on [0, 1])
+                  k:int=2, # number of values of RR, >= 2 (ignored for Laplace)
+                  bound:str='bennett', # 'bennett' or 'hoeffding'
+                 )->float:
+    "δ(ε) of n shuffled reports by the privacy blanket (Balle et al. 2019), as the authors' code computes it."
     eps = check_real('epsilon', epsilon, lo=0.0); n = check_int('n', n, lo=1); k = check_int('k', k, lo=2)
-    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=50.0, lo_open=True)   # beyond 50: γ < 1e-21, vacuous
+    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=50.0, lo_open=True)   # beyond 50: vacuous
     if bound not in ('bennett', 'hoeffding'): raise ValueError(f"bound must be 'bennett' or 'hoeffding'; got {bound!r}")
+    if mechanism not in ('rr', 'laplace'): raise ValueError(f"mechanism must be 'rr' or 'laplace'; got {mechanism!r}")
     if eps >= e0: return 0.0
-    gamma = k/(math.exp(e0) + k - 1); a = math.expm1(eps)
+    a = math.expm1(eps)
     if a == 0: return 1.0                                    # both bounds are infinite at ε = 0
+    gamma, b, bp, c = _blanket_params(mechanism, e0, eps, k)
     if bound == 'hoeffding':
-        b = (1 - gamma)*k*(math.exp(eps) + 1)
         lg = 2*math.log(b) - math.log(4*a*gamma*n) + n*math.log1p(-gamma*(-math.expm1(-2*a*a/(b*b))))
     else:
-        bp = gamma*(1 - math.exp(eps)) + (1 - gamma)*k
-        if bp <= 0: return 1.0                               # outside the bound's range: no guarantee from it
-        c = gamma*(2 - gamma)*a*a + (1 - gamma)**2*k*(math.exp(2*eps) + 1)
+        if bp <= 0 or c <= 0: return 1.0                     # outside the bound's range: no guarantee from it
         alpha, beta = c/(bp*bp), a*bp/c
         s = alpha*((1 + beta)*math.log1p(beta) - beta)
         l1 = n*math.log1p(-gamma*(-math.expm1(-s)))          # log (1 - γ + γ e^{-s})^n
@@ -327,13 +340,13 @@ def blanket_rr_delta(epsilon:float, # ε >= 0
         lg = l1 + math.log(-math.expm1(l0 - l1)) - math.log(gamma*n) + math.log(bp) - math.log(math.log1p(beta))
     return float(min(1.0, np.nextafter(math.exp(min(lg, 0.0)), np.inf)))
 
-def blanket_rr_epsilon(delta:float, # δ in (0, 1)
-                       *, n:int, local_epsilon:float, k:int=2, bound:str='bennett', # as in blanket_rr_delta
-                      )->float:
-    "Smallest ε (bisection, rounded up) with blanket_rr_delta(ε) <= δ; ε0 if the bound gives nothing smaller."
+def blanket_epsilon(delta:float, # δ in (0, 1)
+                    *, n:int, local_epsilon:float, mechanism:str='rr', k:int=2, bound:str='bennett', # as blanket_delta
+                   )->float:
+    "Smallest ε (bisection, rounded up) with blanket_delta(ε) <= δ; ε0 if the bound gives nothing smaller."
     delta = check_probability('delta', delta)
     e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=50.0, lo_open=True)
-    f = lambda e: blanket_rr_delta(e, n=n, local_epsilon=e0, k=k, bound=bound) <= delta
+    f = lambda e: blanket_delta(e, n=n, local_epsilon=e0, mechanism=mechanism, k=k, bound=bound) <= delta
     if f(0.0): return 0.0
     e = monotone_search(f, 0.0, e0, xtol=1e-9*max(e0, 1e-300), rtol=1e-9)
     return float(e) if f(e) else e0
@@ -350,13 +363,16 @@ def shuffled_ldp_league(n:int, # number of users, >= 2
     d = _check_interval(value_discretization_interval)
     row = dict(n=n, local_epsilon=e0, delta=delta)
     row['fmt21_closed'] = clones_closed_form_epsilon(delta, n=n, local_epsilon=e0)
-    row['clones_lower'], row['clones_upper'] = clone_pair_pld(n, e0, value_discretization_interval=d).epsilon_bounds(delta)
+    row['clones_lower'], row['clones_upper'] = clone_pair_pld(
+        n, e0, value_discretization_interval=d).epsilon_bounds(delta)
     row['rr_strong_lower'], row['rr_strong_upper'] = clone_pair_pld(
         n, e0, clone_probability=rr_clone_probability(e0), value_discretization_interval=d).epsilon_bounds(delta)
-    row['rr_pair_lower'], row['rr_pair_upper'] = rr_pair_pld(n, e0, value_discretization_interval=d).epsilon_bounds(delta)
+    row['rr_pair_lower'], row['rr_pair_upper'] = rr_pair_pld(
+        n, e0, value_discretization_interval=d).epsilon_bounds(delta)
     row['rr_exact_worst'] = rr_worst_case_epsilon(delta, n=n, local_epsilon=e0) if n <= _RR_EXACT_MAX_N else None
     for b in ('bennett', 'hoeffding'):
-        row[f'blanket_{b}'] = blanket_rr_epsilon(delta, n=n, local_epsilon=e0, bound=b)
+        row[f'blanket_{b}'] = blanket_epsilon(delta, n=n, local_epsilon=e0, bound=b)
+        row[f'blanket_laplace_{b}'] = blanket_epsilon(delta, n=n, local_epsilon=e0, mechanism='laplace', bound=b)
     for key in list(row):
         if key not in ('n', 'local_epsilon', 'delta') and row[key] is not None:
             row[key] = min(row[key], e0)                      # ε0-LDP: ε <= ε0 always

@@ -17,10 +17,10 @@ def _pair_ok(pair, kw):
     assert 0.0 <= lo <= up, (lo, up)
 
 def _blanket_eps_ok(r, kw):
-    from shuffle_privacy.mechanisms.shuffled_ldp import blanket_rr_delta
+    from shuffle_privacy.mechanisms.shuffled_ldp import blanket_delta
     assert r <= kw['local_epsilon']
-    assert r == kw['local_epsilon'] or blanket_rr_delta(r, n=kw['n'], local_epsilon=kw['local_epsilon'],
-                                                         **{k: kw[k] for k in ('k', 'bound') if k in kw}) <= kw['delta']
+    extra = {k: kw[k] for k in ('k', 'bound', 'mechanism') if k in kw}
+    assert r == kw['local_epsilon'] or blanket_delta(r, n=kw['n'], local_epsilon=kw['local_epsilon'], **extra) <= kw['delta']
 
 DOMAINS = {
     M + 'clone_pair_pld': Domain(st.fixed_dictionaries(
@@ -42,15 +42,17 @@ DOMAINS = {
         kind='object', check=_pair_ok, max_examples=10,
         invalid=(dict(n=0, local_epsilon=1.0), dict(n=10, local_epsilon=0.0),
                  dict(n=10, local_epsilon=1.0, value_discretization_interval=0.0))),
-    M + 'blanket_rr_delta': Domain(st.fixed_dictionaries(
+    M + 'blanket_delta': Domain(st.fixed_dictionaries(
         dict(epsilon=_eps, n=ints(1, 10**9), local_epsilon=_e0_blanket),
-        optional=dict(k=ints(2, 10**4), bound=st.sampled_from(['bennett', 'hoeffding']))), kind='delta',
+        optional=dict(k=ints(2, 10**4), bound=st.sampled_from(['bennett', 'hoeffding']),
+                      mechanism=st.sampled_from(['rr', 'laplace']))), kind='delta',
         invalid=(dict(epsilon=-1.0, n=10, local_epsilon=1.0), dict(epsilon=0.1, n=0, local_epsilon=1.0),
                  dict(epsilon=0.1, n=10, local_epsilon=60.0), dict(epsilon=0.1, n=10, local_epsilon=1.0, k=1),
                  dict(epsilon=0.1, n=10, local_epsilon=1.0, bound='x'))),
-    M + 'blanket_rr_epsilon': Domain(st.fixed_dictionaries(
+    M + 'blanket_epsilon': Domain(st.fixed_dictionaries(
         dict(delta=probability(1e-300, 0.99), n=ints(1, 10**9), local_epsilon=_e0_blanket),
-        optional=dict(k=ints(2, 10**4), bound=st.sampled_from(['bennett', 'hoeffding']))), kind='epsilon',
+        optional=dict(k=ints(2, 10**4), bound=st.sampled_from(['bennett', 'hoeffding']),
+                      mechanism=st.sampled_from(['rr', 'laplace']))), kind='epsilon',
         check=_blanket_eps_ok,
         invalid=(dict(delta=0.0, n=10, local_epsilon=1.0), dict(delta=1e-6, n=10, local_epsilon=0.0),
                  dict(delta=1e-6, n=10, local_epsilon=1.0, bound='x'))),
@@ -63,12 +65,14 @@ DOMAINS = {
         check=lambda r, kw: r <= kw['local_epsilon'],
         invalid=(dict(delta=0.0, n=10, local_epsilon=1.0), dict(delta=1e-6, n=0, local_epsilon=1.0))),
     M + 'shuffled_ldp_league': Domain(st.fixed_dictionaries(
-        dict(n=ints(2, 500), local_epsilon=_e0_blanket, delta=probability(1e-12, 0.5), value_discretization_interval=_d)),
+        dict(n=ints(2, 500), local_epsilon=_e0_blanket, delta=probability(1e-12, 0.5),
+             value_discretization_interval=_d)),
         kind='epsilon', max_examples=6,
-        invalid=(dict(n=1, local_epsilon=1.0), dict(n=10, local_epsilon=0.0), dict(n=10, local_epsilon=1.0, delta=0.0))),
+        invalid=(dict(n=1, local_epsilon=1.0), dict(n=10, local_epsilon=0.0),
+                 dict(n=10, local_epsilon=1.0, delta=0.0))),
 }
 
 EXEMPT = {
-    M + 'ShuffledLDPEvent': 'an event (a dataclass); its validation and PLD are tested in tests/test_shuffled_ldp.py',
-    M + 'ShuffledBinaryRREvent': 'an event (a dataclass); its validation and PLD are tested in tests/test_shuffled_ldp.py',
+    M + 'ShuffledLDPEvent': 'an event (a dataclass); validation and PLD tested in tests/test_shuffled_ldp.py',
+    M + 'ShuffledBinaryRREvent': 'an event (a dataclass); validation and PLD tested in tests/test_shuffled_ldp.py',
 }
