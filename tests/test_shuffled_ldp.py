@@ -42,6 +42,21 @@ def test_clones_pld_against_enumeration(n, e0, strong):
         assert lo <= ex + 1e-12 and ex <= up + 1e-12, (eps, lo, ex, up)
         assert up - lo < 0.01                                    # the grid (1e-4) keeps the interval narrow
 
+@pytest.mark.parametrize('n,e0,strong', [(200, 1.0, False), (1000, 0.5, False), (1000, 3.0, True), (3000, 2.0, False)])
+def test_clones_pld_against_direct_sum(n, e0, strong):
+    "Moderate n: δ(ε) = Σ_{c,u} Pr[C=c] (P_c(u) - e^ε Q_c(u))_+ over the whole grid, from scipy's pmfs."
+    p = 2/(math.exp(e0) + 1) if strong else math.exp(-e0)
+    r = math.exp(e0)/(math.exp(e0) + 1)
+    c = np.arange(n)[:, None]; u = np.arange(n + 1)[None, :]
+    B, Bm = stats.binom.pmf(u, c, 0.5), stats.binom.pmf(u - 1, c, 0.5)
+    w = stats.binom.pmf(c, n - 1, p)
+    P, Q = w*(r*Bm + (1 - r)*B), w*((1 - r)*Bm + r*B)
+    pair = clone_pair_pld(n, e0, clone_probability=p if strong else None)
+    for eps in (0.0, 0.05, 0.2, 0.6):
+        ex = float(np.maximum(P - math.exp(eps)*Q, 0).sum())
+        lo, up = pair.delta_bounds(eps)
+        assert lo <= ex*(1 + 1e-9) + 1e-14 and ex <= up*(1 + 1e-9) + 1e-14, (eps, lo, ex, up)
+
 def test_log_binom_half_against_mpmath():
     mpmath = pytest.importorskip('mpmath'); mpmath.mp.dps = 40
     rng = np.random.default_rng(1)
