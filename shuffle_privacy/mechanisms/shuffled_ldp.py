@@ -125,7 +125,7 @@ def clone_pair_pld(n:int, # number of users, >= 1
     mu, sd = (n - 1)*p, math.sqrt((n - 1)*p*(1 - p))
     c_lo, c_hi = max(0, math.floor(mu - width*sd) - 1), min(n - 1, math.ceil(mu + width*sd) + 1)
     J = math.ceil(width*math.sqrt(c_hi)/2) + 2                # offsets of A around floor(c/2)
-    cols = 2*J + 2
+    cols = J + 3                                              # u <= (c + 1)/2 only: the other half is the mirror
     if (c_hi - c_lo + 1)*cols > _MAX_POINTS:
         raise ResourceLimitError(
             f'the clones pair at n={n}, local_epsilon={e0}, clone_probability={p:.3g} has '
@@ -136,21 +136,25 @@ def clone_pair_pld(n:int, # number of users, >= 1
     keep = np.isfinite(lc); cs, lc = cs[keep], lc[keep]
     kmax = math.ceil((e0 + 2*_ETA_LOSS)/d) + 1
     up, lo = _Acc(kmax), _Acc(kmax)
-    j = np.arange(-J - 1, J + 1)
+    j = np.arange(-J - 1, 2)
     step = max(1, _CHUNK//cols)
     for i in range(0, len(cs), step):
-        c = cs[i:i + step, None].astype(float)
+        c = cs[i:i + step, None].astype(float); lci = lc[i:i + step, None]
         a = np.floor(c/2) + j[None, :]                                     # values of A (B_c's argument)
         lB = np.where((a >= 0) & (a <= c), _log_binom_half(np.clip(a, 0, c), c), -np.inf)
-        u = a[:, 1:]                                                       # u = first coordinate
-        lP = np.logaddexp(math.log(r) + lB[:, :-1], math.log(r1) + lB[:, 1:]) + lc[i:i + step, None]
-        m = np.isfinite(lP)
-        v = (c + 1 - u)[m]; um = np.broadcast_to(u, lP.shape)[m]
+        u = np.broadcast_to(a[:, 1:], (len(c), len(j) - 1))              # u = first coordinate
+        lP = np.logaddexp(math.log(r) + lB[:, :-1], math.log(r1) + lB[:, 1:]) + lci   # mass at (c, u)
+        lQ = np.logaddexp(math.log(r1) + lB[:, :-1], math.log(r) + lB[:, 1:]) + lci   # mass at (c, c + 1 - u)
+        half = (2*u <= c + 1) & (u >= 0)
+        m = np.isfinite(lP) & half
+        mirror = (np.isfinite(lQ) & half & (2*u < c + 1))[m]          # u = (c + 1)/2 is its own mirror: once
+        v = np.broadcast_to(c + 1 - u, u.shape)[m]; um = u[m]
         with np.errstate(divide='ignore', invalid='ignore'):              # both terms >= 0: no cancellation
-            L = np.log(r1*v + r*um) - np.log(r*v + r1*um)
-        w = np.exp(lP[m])
-        up.add(np.ceil((L + _ETA_LOSS)/d).astype(np.int64), w)
-        lo.add(np.floor((L - _ETA_LOSS)/d).astype(np.int64), w)
+            L = np.log(r1*v + r*um) - np.log(r*v + r1*um)                 # loss at (c, u); -L at the mirror
+        Lall = np.concatenate([L, -L[mirror]])
+        w = np.concatenate([np.exp(lP[m]), np.exp(lQ[m][mirror])])
+        up.add(np.ceil((Lall + _ETA_LOSS)/d).astype(np.int64), w)
+        lo.add(np.floor((Lall - _ETA_LOSS)/d).astype(np.int64), w)
     scale = math.exp(-_ETA)
     pm_up, pm_lo = up.pmf(scale), lo.pmf(scale)
     inf_up = min(1.0, max(0.0, 1.0 - math.fsum(pm_up.values())) + 1e-13)  # tails and margins: infinite loss
