@@ -6,7 +6,8 @@
 __all__ = ['Event', 'ProfileEvent', 'UnsupportedEventError', 'rdp_of', 'rdp_from_integer_orders', 'RdpAccountant',
            'PldAccountant', 'PldPair', 'pld_of', 'calibrate', 'ShuffleGaussianEvent', 'SubsampledShuffleGaussianEvent',
            'ShuffledCheckInEvent', 'ShuffledPNSGDEvent', 'ShuffledLaplacePNSGDEvent', 'RandomlyStoppedPNSGDEvent',
-           'OnlineGaussianPNSGDEvent', 'OnlineLaplacePNSGDEvent', 'RepairedBlogsStepEvent', 'P1DEvent', 'PVECEvent']
+           'OnlineGaussianPNSGDEvent', 'OnlineLaplacePNSGDEvent', 'RepairedBlogsStepEvent', 'P1DEvent', 'PVECEvent',
+           'ShuffledLDPEvent', 'ShuffledBinaryRREvent']
 
 # %% ../nbs/09_api.ipynb #2ed69a7f
 __version__ = "0.1.0"
@@ -23,6 +24,7 @@ from shuffle_privacy.mechanisms.iteration import (
     OnlineLaplacePNSGDEvent)
 from .mechanisms.blogs_repaired import RepairedBlogsStepEvent
 from .mechanisms.p1d_accounting import P1DEvent, PVECEvent
+from .mechanisms.shuffled_ldp import ShuffledLDPEvent, ShuffledBinaryRREvent   # registers their PLDs
 import shuffle_privacy.mechanisms.shuffle_gaussian_pld   # registers the certified PLD of ShuffleGaussianEvent
 import shuffle_privacy.accounting.profile_pld   # registers the dominating PLD of every ProfileEvent (profile_pld)
 import shuffle_privacy.mechanisms.subsampled_checkin_pld   # ... of SubsampledShuffleGaussianEvent, ShuffledCheckInEvent
@@ -32,4 +34,5 @@ _all_ = ['Event', 'ProfileEvent', 'UnsupportedEventError', 'rdp_of', 'rdp_from_i
          'PldAccountant', 'PldPair', 'pld_of',
          'calibrate', 'ShuffleGaussianEvent', 'SubsampledShuffleGaussianEvent', 'ShuffledCheckInEvent',
          'ShuffledPNSGDEvent', 'ShuffledLaplacePNSGDEvent', 'RandomlyStoppedPNSGDEvent', 'OnlineGaussianPNSGDEvent',
-         'OnlineLaplacePNSGDEvent', 'RepairedBlogsStepEvent', 'P1DEvent', 'PVECEvent']
+         'OnlineLaplacePNSGDEvent', 'RepairedBlogsStepEvent', 'P1DEvent', 'PVECEvent',
+         'ShuffledLDPEvent', 'ShuffledBinaryRREvent']
