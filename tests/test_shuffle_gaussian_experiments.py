@@ -153,7 +153,7 @@ def test_bad_inputs_baselines(call, msg):
     assert msg in str(e.value), str(e.value)
 
 @pytest.mark.parametrize('call,msg', [
-    (lambda: clones_epsilon(-1.0, 100, 1e-5), 'eps0 must be in (0, inf)'),
+    (lambda: clones_epsilon(-1.0, 100, 1e-5), 'epsilon0 must be in (0, inf)'),
     (lambda: clones_epsilon(1.0, 0, 1e-5), 'n must be an integer in [1, inf)'),
     (lambda: gaussian_ldp_eps0(1e-5, 1.0, calibration='fft'), "calibration must be 'classic' or 'analytic'"),
     (lambda: gaussian_ldp_eps0(0.0, 1.0), 'delta0 must be in (0, 1)'),
