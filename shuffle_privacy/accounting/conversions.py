@@ -57,23 +57,53 @@ def _pick_order_log(ld, o):
 
 _ULP = 2.0**-52
 
+def _short_valid(orders, rdp, lim=1e150):
+    "Python lists (orders, rdp) if both are 1-d float64 arrays of at most 64 entries, already valid and < `lim`; else None."
+    if not (type(orders) is np.ndarray and type(rdp) is np.ndarray and orders.dtype == np.float64
+            and rdp.dtype == np.float64 and orders.ndim == 1 and 0 < orders.size <= 64 and orders.shape == rdp.shape):
+        return None
+    ol, rl = orders.tolist(), rdp.tolist()
+    # a NaN or an infinity anywhere makes a sum non-finite (NaN fails every comparison): those go the full way
+    if sum(ol) < lim and sum(rl) < lim and min(ol) > 1.0 and min(rl) >= 0.0: return ol, rl
+    return None
+
+def _first_min(v):
+    "Index of the first smallest entry of a list (as `np.argmin` for lists without NaN)."
+    return min(range(len(v)), key=v.__getitem__)
+
+def _edge_warn(what, ol, i):
+    "`OrderGridWarning` when the chosen order ol[i] is the smallest or largest of a grid of 2+ orders."
+    lo, hi = min(ol), max(ol)
+    if len(ol) > 1 and (ol[i] == lo or ol[i] == hi):
+        warnings.warn(f'{what}: the best order {ol[i]:g} is at the edge of the grid [{lo:g}, {hi:g}]; '
+                      'the bound is limited by the grid, extend it', OrderGridWarning, stacklevel=3)
+
 # %% ../../nbs/01_conversions.ipynb #2b98e89a
 def rdp_to_dp(orders, # Rényi orders, reals > 1 (scalar or 1-d)
               rdp, # RDP values ρ(α) >= 0 at those orders (`inf` allowed: no guarantee at that order)
               delta:float, # target δ in (0, 1)
              )->tuple: # (ε, best order)
     "Smallest ε over the grid of the improved RDP→(ε,δ) conversion (Balle et al. 2020 Thm 21; paper 004 Lemma 2); per ordered pair: D_α(P‖Q) <= ρ(α) gives H_{e^ε}(P‖Q) <= δ."
+    short = _short_valid(orders, rdp) if type(delta) is float and 0.0 < delta < 1.0 else None
+    if short is not None:    # fast path: the same array operations, no error-state switch, selection on lists
+        eps = _improved_eps(orders, rdp, delta).tolist()
+        bh = (delta**2 + np.expm1(-rdp)).tolist()
+        eps = [0.0 if b >= 0 else (e if e >= 0.0 else 0.0) for e, b in zip(eps, bh)]
+        i = _first_min(eps)
+        if eps[i] > 0 and eps[i] < math.inf: _edge_warn('rdp_to_dp', short[0], i)
+        return eps[i], short[0][i]
     o, r = _check_orders_rdp(orders, rdp)
-    if not (type(delta) is float and 0.0 < delta < 1.0): delta = check_probability('delta', delta)  # fast path
-    ld = math.log(delta)
-    with np.errstate(invalid='ignore', over='ignore'):
-        t1, t2 = np.log1p(-1/o), (ld + np.log(o))/(o - 1)
-        eps = r + t1 - t2
-        # round up: a few ulps of the largest term (the sum can cancel)
-        eps = eps + 4*_ULP*(np.abs(r) + np.abs(t1) + np.abs(t2))
+    delta = check_probability('delta', delta)
+    with np.errstate(invalid='ignore', over='ignore'): eps = _improved_eps(o, r, delta)
     eps = np.where(delta**2 + np.expm1(-r) >= 0, 0.0, np.maximum(eps, 0.0))  # Bretagnolle–Huber, and ε >= 0
     i = _pick_order(eps, o, 'rdp_to_dp')
     return float(eps[i]), float(o[i])
+
+def _improved_eps(o, r, delta):
+    "ρ(α) + log(1 - 1/α) - (log δ + log α)/(α - 1) per order, rounded up by a few ulps of its largest term."
+    t1, t2 = np.log1p(-1/o), (math.log(delta) + np.log(o))/(o - 1)
+    eps = r + t1 - t2
+    return eps + 4*_ULP*(np.abs(r) + np.abs(t1) + np.abs(t2))   # round up: the sum can cancel
 
 # %% ../../nbs/01_conversions.ipynb #28c405e5
 def mironov_rdp_to_dp(orders, # Rényi orders, reals > 1
@@ -95,8 +125,18 @@ def rdp_to_delta(orders, # Rényi orders, reals > 1
                  eps:float, # target ε >= 0
                 )->tuple: # (δ, best order)
     "Smallest δ over the grid such that (α, ρ(α))-RDP implies (ε, δ)-DP (improved conversion, inverted); per ordered pair."
+    short = _short_valid(orders, rdp) if type(eps) is float and 0.0 <= eps < 1e150 else None
+    if short is not None and min(short[1]) > 0:    # fast path (all finite, so ld is finite and log(1 - e^-ρ) too)
+        o, r = orders, rdp
+        t1 = (o - 1)*(r - eps + np.log1p(-1/o))
+        ld = (t1 - np.log(o) + 4*_ULP*(np.abs(t1) + np.log(o) + (o - 1)*(np.abs(r) + eps))).tolist()
+        bh = (0.5*np.log(-np.expm1(-r))).tolist()
+        ld = [min(min(a, b), 0.0) for a, b in zip(ld, bh)]
+        i = _first_min(ld)
+        if ld[i] < 0: _edge_warn('rdp_to_delta', short[0], i)
+        return math.exp(ld[i]), short[0][i]
     o, r = _check_orders_rdp(orders, rdp)
-    if not (type(eps) is float and 0.0 <= eps < math.inf): eps = check_nonnegative('eps', eps)  # fast path
+    eps = check_nonnegative('eps', eps)
     with np.errstate(invalid='ignore', over='ignore', divide='ignore'):
         t1 = (o - 1)*(r - eps + np.log1p(-1/o))
         ld = t1 - np.log(o)
