@@ -299,11 +299,15 @@ def _gdp_map(f, mu, eps):
     "Apply the scalar `f` (scalars) or the vectorised path (arrays), rounded up by GDP_RTOL like the scalar path."
     m, e, scalar = _mu_eps(mu, eps)
     if scalar: return f(float(m), float(e))
-    mr, er = m.ravel(), e.ravel()
-    with np.errstate(all='ignore'): a = er/mr - mr/2
-    with np.errstate(all='ignore'): margin = np.where(a > 40, np.minimum(4*_ULP*a*a, 1e300), 0.0)   # `_a_margin`
-    ld = np.minimum(_gdp_log_delta_vec(mr, er) + math.log1p(GDP_RTOL) + margin, 0.0).reshape(m.shape)
+    ld = _gdp_log_delta_up_vec(m.ravel(), e.ravel()).reshape(m.shape)
     return ld if f is _gdp_log_delta_up else np.exp(ld)
+
+def _gdp_log_delta_up_vec(m, e):
+    "`_gdp_log_delta_up` for validated 1-d float arrays: log δ(ε) rounded up by GDP_RTOL and the `_a_margin`."
+    with np.errstate(all='ignore'):
+        a = e/m - m/2
+        margin = np.where(a > 40, np.minimum(4*_ULP*a*a, 1e300), 0.0)
+    return np.minimum(_gdp_log_delta_vec(m, e) + math.log1p(GDP_RTOL) + margin, 0.0)
 
 def gdp_log_delta(mu, # μ > 0 (scalar or array)
                   eps, # ε >= 0 (scalar or array)
@@ -325,10 +329,15 @@ def _certify_up(g, x):
         x, step = x + step, 2*step
     return x
 
-def gdp_epsilon(mu:float, # μ > 0
-                delta:float, # target δ in (0, 1)
-               )->float: # smallest certified ε >= 0
+def gdp_epsilon(mu, # μ > 0 (scalar or array)
+                delta, # target δ in (0, 1) (scalar or array)
+               ): # smallest certified ε >= 0 (a float, or an array of the broadcast shape)
     "Smallest ε with δ(ε) <= δ for a μ-GDP mechanism (Dong, Roth and Su, Cor. 2.13), rounded up."
+    if np.ndim(mu) or np.ndim(delta):
+        m = check_array('mu', mu, lo=0, lo_open=True)
+        d = check_array('delta', delta, lo=0, hi=1, lo_open=True, hi_open=True)
+        m, d = np.broadcast_arrays(m, d)
+        return _gdp_epsilon_vec(m.ravel(), d.ravel()).reshape(m.shape)
     mu, delta = check_positive('mu', mu), check_probability('delta', delta)
     target = math.log(delta)
     g = lambda e: _gdp_log_delta_up(mu, e) - target          # smooth, for the root-find
@@ -342,6 +351,58 @@ def gdp_epsilon(mu:float, # μ > 0
         hi = min(2*hi + 1e-300, np.finfo(float).max)
     x = optimize.brentq(g, 0.0, hi, xtol=1e-300, rtol=4*_ULP, maxiter=500)
     return float(_certify_up(cert, x))
+
+_FMAX = np.finfo(float).max
+
+def _gdp_dlogdelta(m, e, ld):
+    "d log δ/dε = -e^ε Q(b)/δ(ε) = -exp(log φ(a) + log R(b) - log δ), for the Newton steps (need not be exact)."
+    with np.errstate(all='ignore'):
+        a, b = e/m - m/2, e/m + m/2
+        lb = -0.5*a*a - 0.5*math.log(2*math.pi) + 0.5*math.log(math.pi/2) + np.log(special.erfcx(b/math.sqrt(2)))
+        return -np.exp(lb - ld)
+
+def _gdp_epsilon_vec(m, d, max_iter=100):
+    "`gdp_epsilon` for validated 1-d float arrays: safeguarded Newton on log δ(ε) (only unconverged entries), certified."
+    out = np.zeros(len(m))
+    ldu = _gdp_log_delta_up_vec
+    act = np.flatnonzero(np.exp(ldu(m, np.zeros(len(m)))) > d)  # certified δ(0) > δ: ε > 0 (else 0, as the scalar path)
+    m, d = m[act], d[act]
+    t = np.log(d)
+    with np.errstate(all='ignore'):
+        hi = m*(np.maximum(-special.ndtri(d), 0.0) + m/2)        # δ(hi) <= Q(Q^{-1}(δ)) = δ up to rounding
+    x = np.where(np.isfinite(hi), hi, _FMAX)
+    lo, L = np.zeros(len(m)), ldu(m, x)                           # L: log δ(x), rounded up, kept current
+    for _ in range(1100):                                        # widen where rounding left g(x) > 0 (capped)
+        bad = np.flatnonzero((L > t) & (x < _FMAX))
+        if not bad.size: break
+        lo[bad], x[bad] = x[bad], np.minimum(2*x[bad] + 1e-300, _FMAX)
+        L[bad] = ldu(m[bad], x[bad])
+    hi, inf = x.copy(), L > t                                    # inf: ε beyond the float range (huge μ)
+    idx = np.flatnonzero(~inf)
+    for _ in range(max_iter):                                    # bracket [lo, hi] with g(lo) > 0 >= g(hi)
+        if not idx.size: break
+        xi, mi, ld = x[idx], m[idx], L[idx]
+        g = ld - t[idx]
+        pos = g > 0
+        lo[idx[pos]], hi[idx[~pos]] = xi[pos], xi[~pos]
+        with np.errstate(all='ignore'): xn = xi - g/_gdp_dlogdelta(mi, xi, ld)
+        l, h = lo[idx], hi[idx]
+        xn = np.where((xn > l) & (xn <= h), xn, l + 0.5*(h - l))   # Newton inside the bracket, else bisection
+        xn[g == 0] = xi[g == 0]
+        x[idx] = xn
+        done = (h - l <= 4*_ULP*h) | (np.abs(xn - xi) <= 4*_ULP*xi) | (g == 0)
+        idx = idx[~done]
+        L[idx] = ldu(m[idx], x[idx])
+    x[inf] = math.inf                                            # x: the last iterate (certified next)
+    step = np.maximum(np.abs(x)*4*_ULP, 1e-300)
+    idx = np.flatnonzero(np.isfinite(x))
+    for _ in range(2000):                                        # `_certify_up`, on the entries that need it
+        bad = np.exp(ldu(m[idx], x[idx])) > d[idx]
+        if not bad.any(): break
+        idx = idx[bad]
+        x[idx] += step[idx]; step[idx] *= 2
+    out[act] = x
+    return out
 
 # %% ../../nbs/01_conversions.ipynb #6ab18796
 def _up(x, n=1):
