@@ -47,4 +47,5 @@ def run():
     return out
 
 if __name__ == '__main__':
-    for r in run(): print(f"{r['name']:55s} {r['ratio_median']:7.2f} [{r['ratio_lo']:.2f}, {r['ratio_hi']:.2f}] vs {r['baseline']}")
+    for r in run():
+        print(f"{r['name']:55s} {r['ratio_median']:7.2f} [{r['ratio_lo']:.2f}, {r['ratio_hi']:.2f}] vs {r['baseline']}")

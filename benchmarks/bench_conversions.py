@@ -27,7 +27,7 @@ def _ratio(name, baseline, ours, theirs, n, reps=11, notes=''):
     return dict(name=name, baseline=baseline, ratio_median=float(med), ratio_lo=float(lo), ratio_hi=float(hi), notes=notes)
 
 def _newton_closed(mu, d, iters=8):
-    "A user's vectorised ε(δ): Newton on log δ(ε) with the closed form, from the Gaussian-tail start (no certification)."
+    "A user's vectorised ε(δ): Newton on log δ(ε) with the closed form, from the Gaussian-tail start (uncertified)."
     with np.errstate(all='ignore'):
         e = np.maximum(mu*(-special.ndtri(d)) + mu*mu/2, 0.0)
         for _ in range(iters):
@@ -52,7 +52,8 @@ def run() -> list:
     out.append(_ratio('gdp_epsilon, 1e5 typical (mu, delta)', 'vectorised Newton on the closed form (8 steps)',
                       lambda: gdp_epsilon(mu3, d3), lambda: _newton_closed(mu3, d3), 1, reps=5,
                       notes='mu in [0.5, 3], delta in [1e-10, 1e-3] log-uniform; ours stable, certified '
-                            '(gdp_delta(mu, eps) <= delta) and equal to the scalar path to 1e-12; issue 14 target <= 10'))
+                            '(gdp_delta(mu, eps) <= delta), equal to the scalar path to 1e-12; '
+                            'issue 14 target <= 10'))
     o8 = np.array([1.5, 2, 3, 4, 8, 16, 32, 64], float); r8 = o8/(2*3.0**2)
     out.append(_ratio('rdp_to_dp, 8 orders', 'dp_accounting rdp_privacy_accountant.compute_epsilon',
                       lambda: rdp_to_dp(o8, r8, 1e-6), lambda: rdp_acc.compute_epsilon(o8, r8, 1e-6), 2000,

@@ -4,11 +4,11 @@
 - Theorem 1 with n < order (powering branch) against the n >= order branch (Miller recurrence), same orders
   2..1024 and 2..4096 (issue 14 item 2 asks for <= 3x; reported honestly, not asserted).
 - checkin_rdp_exact's cost against n = 1e3..1e6: the fitted log-log slope (issue 14 item 3 asks for <= 0.5).
+- Shuffled check-in (Eq. 17): the k-vectorised pass against the previous one-Theorem-1-pass-per-k implementation,
+  kept below as the baseline (the two agree bit for bit; tests/test_subsampled_checkin.py checks 1e-12).
 
 `run()` uses quick sizes by default (what `python3 dev.py bench` runs); `python3 bench_shuffle_gaussian.py --full`
 adds the check-in comparison at n = 20000 (about a minute for the old code's baseline).
-- Shuffled check-in (Eq. 17): the k-vectorised pass against the previous one-Theorem-1-pass-per-k implementation,
-  kept below as the baseline (the two agree bit for bit; tests/test_subsampled_checkin.py checks 1e-12).
 
 Repetitions are interleaved (baseline, new, baseline, new, ...); each row reports the median ratio new/baseline and
 its spread (min, max over repetitions). `run()` returns the rows; running the file prints them.

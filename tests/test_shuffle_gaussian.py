@@ -167,7 +167,7 @@ def _direct_n3_log_q(order, sigma):
     return gammaln(order + 1.0) - order*math.log(3) - order*c + logsumexp(t)
 
 def _sequential_log_q(max_order, n, sigma):
-    "log(1 + S(λ)), λ = 0..max_order, by n - 1 plain products A·A·…·A (no powering, no excess split), in log space."
+    "log(1 + S(λ)), λ = 0..max_order, by n - 1 plain products A·A·…·A (no powering, no excess split), log space."
     from scipy.special import gammaln, logsumexp
     c, k = 1/(2*sigma**2), np.arange(max_order + 1, dtype=float)
     a = c*k*(k - 1) - gammaln(k + 1)

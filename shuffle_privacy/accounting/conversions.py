@@ -58,7 +58,7 @@ def _pick_order_log(ld, o):
 _ULP = 2.0**-52
 
 def _short_valid(orders, rdp, lim=1e150):
-    "Python lists (orders, rdp) if both are 1-d float64 arrays of at most 64 entries, already valid and < `lim`; else None."
+    "Python lists (orders, rdp) if both are 1-d float64 arrays of <= 64 entries, already valid and < `lim`; else None."
     if not (type(orders) is np.ndarray and type(rdp) is np.ndarray and orders.dtype == np.float64
             and rdp.dtype == np.float64 and orders.ndim == 1 and 0 < orders.size <= 64 and orders.shape == rdp.shape):
         return None
@@ -362,10 +362,10 @@ def _gdp_dlogdelta(m, e, ld):
         return -np.exp(lb - ld)
 
 def _gdp_epsilon_vec(m, d, max_iter=100):
-    "`gdp_epsilon` for validated 1-d float arrays: safeguarded Newton on log δ(ε) (only unconverged entries), certified."
+    "`gdp_epsilon` for validated 1-d float arrays: safeguarded Newton on log δ(ε) (unconverged entries), certified."
     out = np.zeros(len(m))
     ldu = _gdp_log_delta_up_vec
-    act = np.flatnonzero(np.exp(ldu(m, np.zeros(len(m)))) > d)  # certified δ(0) > δ: ε > 0 (else 0, as the scalar path)
+    act = np.flatnonzero(np.exp(ldu(m, np.zeros(len(m)))) > d)  # certified δ(0) > δ: ε > 0 (else 0, as for scalars)
     m, d = m[act], d[act]
     t = np.log(d)
     with np.errstate(all='ignore'):
