@@ -105,11 +105,14 @@ def run(repeats=5):
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         extract_base(tmp)
-        new, old = Worker(ROOT), Worker(tmp)
-        assert Path(old.file).resolve().is_relative_to(Path(tmp).resolve()), old.file
-        assert Path(new.file).resolve().is_relative_to(ROOT), new.file
-        try:
-            for name, setup, stmts in CASES:
+        for name, setup, stmts in CASES:
+            # a fresh pair of processes per case: in shared workers, what earlier cases left behind (allocator state,
+            # probably glibc's adaptive mmap threshold) made pvec_sum 1.7-1.8x slower in one worker than the same
+            # code timed alone (14 ms in both trees)
+            new, old = Worker(ROOT), Worker(tmp)
+            assert Path(old.file).resolve().is_relative_to(Path(tmp).resolve()), old.file
+            assert Path(new.file).resolve().is_relative_to(ROOT), new.file
+            try:
                 a = new.ask(op='setup', case=name, setup=setup, stmts=stmts)
                 b = old.ask(op='setup', case=name, setup=setup, stmts=stmts[:1])
                 if not (a['ok'] and b['ok']):
@@ -127,8 +130,8 @@ def run(repeats=5):
                 rows.append(row(name, f'shuffle_privacy at {BASE}', med, lo, hi,
                                 'target <= 1.3 (same code measured 0.64-1.19 on a loaded 2-core machine)',
                                 candidate_s=np.median(ta), baseline_s=np.median(tb), repeats=reps, number=number))
-        finally:
-            new.close(); old.close()
+            finally:
+                new.close(); old.close()
     return rows
 
 if __name__ == '__main__':
