@@ -7,7 +7,9 @@ batch of calls of the same statement after a warm-up. ratio < 1: the current cod
 branch at the start of the issue-14 session (`db3ae81`); override it with `BENCH_BASE=<commit>`.
 
 A case may give several statements for the current tree (the first that runs is used), so that a renamed
-parameter does not turn the case into an error. Run: python3 dev.py bench regressions
+parameter does not turn the case into an error. The setup's first call of the statement is the warm-up and sizes
+the batches; a case slower than 0.5 s per call gets 3 interleaved pairs instead of 5, so that the script stays
+within about two minutes (it took 214 s). Run: python3 dev.py bench regressions
 """
 from __future__ import annotations
 import json, os, subprocess, sys, tarfile, io, tempfile, time
@@ -68,9 +70,10 @@ for line in sys.stdin:
             err = None
             for s in msg["stmts"]:
                 try:
-                    code = compile(s, "<case>", "eval"); eval(code, ns); stmts[msg["case"]] = code; err = None; break
+                    code = compile(s, "<case>", "eval"); t0 = time.perf_counter(); eval(code, ns)
+                    t = time.perf_counter() - t0; stmts[msg["case"]] = code; err = None; break
                 except Exception as e: err = f"{type(e).__name__}: {e}"
-            out = {"ok": err is None, "error": err}
+            out = {"ok": err is None, "error": err, "t": t if err is None else None}
         else:
             code, n = stmts[msg["case"]], msg["number"]
             t0 = time.perf_counter()
@@ -102,29 +105,33 @@ def run(repeats=5):
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         extract_base(tmp)
-        new, old = Worker(ROOT), Worker(tmp)
-        assert Path(old.file).resolve().is_relative_to(Path(tmp).resolve()), old.file
-        assert Path(new.file).resolve().is_relative_to(ROOT), new.file
-        try:
-            for name, setup, stmts in CASES:
+        for name, setup, stmts in CASES:
+            # a fresh pair of processes per case: in shared workers, what earlier cases left behind (allocator state,
+            # probably glibc's adaptive mmap threshold) made pvec_sum 1.7-1.8x slower in one worker than the same
+            # code timed alone (14 ms in both trees)
+            new, old = Worker(ROOT), Worker(tmp)
+            assert Path(old.file).resolve().is_relative_to(Path(tmp).resolve()), old.file
+            assert Path(new.file).resolve().is_relative_to(ROOT), new.file
+            try:
                 a = new.ask(op='setup', case=name, setup=setup, stmts=stmts)
                 b = old.ask(op='setup', case=name, setup=setup, stmts=stmts[:1])
                 if not (a['ok'] and b['ok']):
                     rows.append(row(name, f'shuffle_privacy at {BASE}', status='error',
                                     notes=f"current: {a.get('error')}; base: {b.get('error')}"[:250])); continue
-                t1 = max(new.ask(op='time', case=name, number=1)['t'], old.ask(op='time', case=name, number=1)['t'])
+                t1 = max(a['t'], b['t'])     # the setup's call (also the warm-up) sizes the batches
                 number = int(min(1000, max(1, 0.05/max(t1, 1e-9))))
+                reps = repeats if t1 < 0.5 else 3   # slow cases: 3 interleaved pairs keep the whole run short
                 ta, tb = [], []
-                for _ in range(repeats):
+                for _ in range(reps):
                     ta.append(new.ask(op='time', case=name, number=number)['t'])
                     tb.append(old.ask(op='time', case=name, number=number)['t'])
                 ta, tb = np.array(ta), np.array(tb)
                 lo, med, hi = np.percentile(ta/tb, [10, 50, 90])
                 rows.append(row(name, f'shuffle_privacy at {BASE}', med, lo, hi,
                                 'target <= 1.3 (same code measured 0.64-1.19 on a loaded 2-core machine)',
-                                candidate_s=np.median(ta), baseline_s=np.median(tb), repeats=repeats, number=number))
-        finally:
-            new.close(); old.close()
+                                candidate_s=np.median(ta), baseline_s=np.median(tb), repeats=reps, number=number))
+            finally:
+                new.close(); old.close()
     return rows
 
 if __name__ == '__main__':

@@ -483,3 +483,34 @@ def test_gdp_log_delta_rounded_up_at_huge_a(mu, eps):
         exact = mp.log(mp.ncdf(-(e/m - m/2)) - mp.e**e*mp.ncdf(-(e/m + m/2)))
         for v in (gdp_log_delta(mu, eps), float(gdp_log_delta(np.array([mu]), np.array([eps]))[0])):
             assert v >= exact and v - exact <= 1e-9*abs(exact) + 1e-11
+
+def test_short_grid_fast_path_is_bit_for_bit_the_full_path():
+    # 1-d float64 arrays of <= 64 orders take the fast path; the same values as lists take the full one
+    import warnings
+    from shuffle_privacy.accounting.conversions import rdp_to_dp, rdp_to_delta, OrderGridWarning
+    rng = np.random.default_rng(7)
+    for _ in range(3000):
+        k = int(rng.integers(1, 65))
+        o = np.sort([1 + 10**rng.uniform(-15, 0, k), 10**rng.uniform(0.01, 4, k),
+                     rng.integers(2, 300, k).astype(float)][int(rng.integers(3))])
+        r = o*10**rng.uniform(-12, 3)
+        if rng.random() < 0.1: r[rng.integers(k)] = 0.0
+        d, e = float(10**rng.uniform(-300, -1e-3)), float(10**rng.uniform(-6, 3))
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', OrderGridWarning)
+            assert rdp_to_dp(o, r, d) == rdp_to_dp(o.tolist(), r.tolist(), d)
+            assert rdp_to_delta(o, r, e) == rdp_to_delta(o.tolist(), r.tolist(), e)
+
+def test_gdp_epsilon_arrays_match_the_scalar_path_and_are_certified():
+    rng = np.random.default_rng(3)
+    mu = 10**rng.uniform(-4, 3, 400)
+    d = 10**rng.uniform(-300, -1e-6, 400)
+    e = gdp_epsilon(mu, d)
+    ref = np.array([gdp_epsilon(float(a), float(b)) for a, b in zip(mu, d)])
+    fin = np.isfinite(ref)
+    assert np.array_equal(fin, np.isfinite(e)) and np.all(e >= 0)
+    np.testing.assert_allclose(e[fin], ref[fin], rtol=1e-12, atol=1e-300)
+    assert np.all(gdp_delta(mu[fin], e[fin]) <= d[fin])          # every entry certified: δ(ε) <= δ
+    assert gdp_epsilon(np.array([1e200, 1.0]), 0.5)[0] == math.inf
+    with pytest.raises(ValueError, match='delta'): gdp_epsilon(np.array([1.0, 2.0]), np.array([0.1, 0.0]))
+    with pytest.raises(ValueError, match='mu'): gdp_epsilon(np.array([np.nan, 2.0]), 0.1)

@@ -154,3 +154,40 @@ def test_curve_export():
 def test_bad_inputs_raise_value_error(call, msg):
     with pytest.raises(ValueError, match=None) as e: call()
     assert msg in str(e.value), str(e.value)
+
+def _direct_n3_log_q(order, sigma):
+    "log(1 + S(λ)) at n = 3 by the direct multinomial sum over all (k1, k2, k3) with k1 + k2 + k3 = λ, in log space."
+    from scipy.special import gammaln, logsumexp
+    c = 1/(2*sigma**2)
+    k1, k2 = np.meshgrid(np.arange(order + 1), np.arange(order + 1), indexing='ij')
+    k3 = order - k1 - k2
+    ok = k3 >= 0
+    k1, k2, k3 = k1[ok].astype(float), k2[ok].astype(float), k3[ok].astype(float)
+    t = -gammaln(k1 + 1) - gammaln(k2 + 1) - gammaln(k3 + 1) + c*(k1*k1 + k2*k2 + k3*k3)
+    return gammaln(order + 1.0) - order*math.log(3) - order*c + logsumexp(t)
+
+def _sequential_log_q(max_order, n, sigma):
+    "log(1 + S(λ)), λ = 0..max_order, by n - 1 plain products A·A·…·A (no powering, no excess split), log space."
+    from scipy.special import gammaln, logsumexp
+    c, k = 1/(2*sigma**2), np.arange(max_order + 1, dtype=float)
+    a = c*k*(k - 1) - gammaln(k + 1)
+    f = a.copy()
+    for _ in range(n - 1):
+        f = np.array([logsumexp(a[:m + 1] + f[m::-1]) for m in range(max_order + 1)])
+    return gammaln(k + 1) - k*math.log(n) + f
+
+@pytest.mark.parametrize('sigma', [1.0, 3.0])
+def test_n_below_large_orders_matches_direct_sum(sigma):
+    # n = 3 < λ up to 4096 (the powering branch: one square and one product), against the direct multinomial sum
+    orders = [700, 1500, 4096]
+    got = shuffle_gaussian_rdp(orders, 3, sigma)
+    for lam, g in zip(orders, got):
+        assert_rel(g, _direct_n3_log_q(lam, sigma)/(lam - 1), rtol=1e-10, what=(lam, sigma))
+
+@pytest.mark.parametrize('n,sigma', [(10, 2.0), (23, 0.8)])
+def test_n_below_orders_matches_sequential_products(n, sigma):
+    # n < λ up to 600 (several squares and products in the powering), against n - 1 sequential series products
+    L = 600
+    ref = _sequential_log_q(L, n, sigma)
+    o = np.array([2, 25, 150, 599, 600])
+    np.testing.assert_allclose(shuffle_gaussian_rdp(o, n, sigma), ref[o]/(o - 1), rtol=1e-10)

@@ -93,3 +93,20 @@ def test_checkin_large_n_is_practical_and_below_the_uncheckedin_curve():
     v = checkin_rdp_exact(o, 10**6, 0.01, 2.0)
     assert np.all(np.isfinite(v)) and np.all(np.diff(v) >= 0)
     assert np.all(v <= shuffle_gaussian_rdp(o, 10**4, 2.0))
+
+def test_checkin_large_n_keeps_only_the_central_range_and_equals_the_full_sum():
+    # the truncation keeps k within ~13 standard deviations of nγ on both sides (the upper cut used to be n),
+    # and the certified result equals the sum over every k = 1..n (float64, log space) to 1e-12
+    from scipy.special import logsumexp
+    n, gamma, sigma = 20000, 0.05, 2.0
+    o = np.arange(2, 17)
+    got, (klo, khi, _) = checkin_rdp_exact(o, n, gamma, sigma, return_details=True)
+    sd = math.sqrt(n*gamma*(1 - gamma))
+    assert n*gamma - 20*sd < klo < khi < n*gamma + 20*sd
+    ks = np.arange(1, n + 1)
+    ssg = _ssg_many_k(o, ks, gamma, sigma)
+    with np.errstate(divide='ignore'):
+        ex = logsumexp(stats.binom(n, gamma).logpmf(ks)[:, None] + np.log(np.expm1((o - 1)[None, :]*ssg)), axis=0)
+    full = np.minimum.accumulate((np.logaddexp(0.0, ex)/(o - 1))[::-1])[::-1]   # the same monotone envelope
+    assert np.all(got >= full*(1 - 1e-13))
+    np.testing.assert_allclose(got, full, rtol=1e-12)

@@ -57,23 +57,53 @@ def _pick_order_log(ld, o):
 
 _ULP = 2.0**-52
 
+def _short_valid(orders, rdp, lim=1e150):
+    "Python lists (orders, rdp) if both are 1-d float64 arrays of <= 64 entries, already valid and < `lim`; else None."
+    if not (type(orders) is np.ndarray and type(rdp) is np.ndarray and orders.dtype == np.float64
+            and rdp.dtype == np.float64 and orders.ndim == 1 and 0 < orders.size <= 64 and orders.shape == rdp.shape):
+        return None
+    ol, rl = orders.tolist(), rdp.tolist()
+    # a NaN or an infinity anywhere makes a sum non-finite (NaN fails every comparison): those go the full way
+    if sum(ol) < lim and sum(rl) < lim and min(ol) > 1.0 and min(rl) >= 0.0: return ol, rl
+    return None
+
+def _first_min(v):
+    "Index of the first smallest entry of a list (as `np.argmin` for lists without NaN)."
+    return min(range(len(v)), key=v.__getitem__)
+
+def _edge_warn(what, ol, i):
+    "`OrderGridWarning` when the chosen order ol[i] is the smallest or largest of a grid of 2+ orders."
+    lo, hi = min(ol), max(ol)
+    if len(ol) > 1 and (ol[i] == lo or ol[i] == hi):
+        warnings.warn(f'{what}: the best order {ol[i]:g} is at the edge of the grid [{lo:g}, {hi:g}]; '
+                      'the bound is limited by the grid, extend it', OrderGridWarning, stacklevel=3)
+
 # %% ../../nbs/01_conversions.ipynb #2b98e89a
 def rdp_to_dp(orders, # Rényi orders, reals > 1 (scalar or 1-d)
               rdp, # RDP values ρ(α) >= 0 at those orders (`inf` allowed: no guarantee at that order)
               delta:float, # target δ in (0, 1)
              )->tuple: # (ε, best order)
     "Smallest ε over the grid of the improved RDP→(ε,δ) conversion (Balle et al. 2020 Thm 21; paper 004 Lemma 2); per ordered pair: D_α(P‖Q) <= ρ(α) gives H_{e^ε}(P‖Q) <= δ."
+    short = _short_valid(orders, rdp) if type(delta) is float and 0.0 < delta < 1.0 else None
+    if short is not None:    # fast path: the same array operations, no error-state switch, selection on lists
+        eps = _improved_eps(orders, rdp, delta).tolist()
+        bh = (delta**2 + np.expm1(-rdp)).tolist()
+        eps = [0.0 if b >= 0 else (e if e >= 0.0 else 0.0) for e, b in zip(eps, bh)]
+        i = _first_min(eps)
+        if eps[i] > 0 and eps[i] < math.inf: _edge_warn('rdp_to_dp', short[0], i)
+        return eps[i], short[0][i]
     o, r = _check_orders_rdp(orders, rdp)
-    if not (type(delta) is float and 0.0 < delta < 1.0): delta = check_probability('delta', delta)  # fast path
-    ld = math.log(delta)
-    with np.errstate(invalid='ignore', over='ignore'):
-        t1, t2 = np.log1p(-1/o), (ld + np.log(o))/(o - 1)
-        eps = r + t1 - t2
-        # round up: a few ulps of the largest term (the sum can cancel)
-        eps = eps + 4*_ULP*(np.abs(r) + np.abs(t1) + np.abs(t2))
+    delta = check_probability('delta', delta)
+    with np.errstate(invalid='ignore', over='ignore'): eps = _improved_eps(o, r, delta)
     eps = np.where(delta**2 + np.expm1(-r) >= 0, 0.0, np.maximum(eps, 0.0))  # Bretagnolle–Huber, and ε >= 0
     i = _pick_order(eps, o, 'rdp_to_dp')
     return float(eps[i]), float(o[i])
+
+def _improved_eps(o, r, delta):
+    "ρ(α) + log(1 - 1/α) - (log δ + log α)/(α - 1) per order, rounded up by a few ulps of its largest term."
+    t1, t2 = np.log1p(-1/o), (math.log(delta) + np.log(o))/(o - 1)
+    eps = r + t1 - t2
+    return eps + 4*_ULP*(np.abs(r) + np.abs(t1) + np.abs(t2))   # round up: the sum can cancel
 
 # %% ../../nbs/01_conversions.ipynb #28c405e5
 def mironov_rdp_to_dp(orders, # Rényi orders, reals > 1
@@ -95,8 +125,18 @@ def rdp_to_delta(orders, # Rényi orders, reals > 1
                  eps:float, # target ε >= 0
                 )->tuple: # (δ, best order)
     "Smallest δ over the grid such that (α, ρ(α))-RDP implies (ε, δ)-DP (improved conversion, inverted); per ordered pair."
+    short = _short_valid(orders, rdp) if type(eps) is float and 0.0 <= eps < 1e150 else None
+    if short is not None and min(short[1]) > 0:    # fast path (all finite, so ld is finite and log(1 - e^-ρ) too)
+        o, r = orders, rdp
+        t1 = (o - 1)*(r - eps + np.log1p(-1/o))
+        ld = (t1 - np.log(o) + 4*_ULP*(np.abs(t1) + np.log(o) + (o - 1)*(np.abs(r) + eps))).tolist()
+        bh = (0.5*np.log(-np.expm1(-r))).tolist()
+        ld = [min(min(a, b), 0.0) for a, b in zip(ld, bh)]
+        i = _first_min(ld)
+        if ld[i] < 0: _edge_warn('rdp_to_delta', short[0], i)
+        return math.exp(ld[i]), short[0][i]
     o, r = _check_orders_rdp(orders, rdp)
-    if not (type(eps) is float and 0.0 <= eps < math.inf): eps = check_nonnegative('eps', eps)  # fast path
+    eps = check_nonnegative('eps', eps)
     with np.errstate(invalid='ignore', over='ignore', divide='ignore'):
         t1 = (o - 1)*(r - eps + np.log1p(-1/o))
         ld = t1 - np.log(o)
@@ -259,11 +299,15 @@ def _gdp_map(f, mu, eps):
     "Apply the scalar `f` (scalars) or the vectorised path (arrays), rounded up by GDP_RTOL like the scalar path."
     m, e, scalar = _mu_eps(mu, eps)
     if scalar: return f(float(m), float(e))
-    mr, er = m.ravel(), e.ravel()
-    with np.errstate(all='ignore'): a = er/mr - mr/2
-    with np.errstate(all='ignore'): margin = np.where(a > 40, np.minimum(4*_ULP*a*a, 1e300), 0.0)   # `_a_margin`
-    ld = np.minimum(_gdp_log_delta_vec(mr, er) + math.log1p(GDP_RTOL) + margin, 0.0).reshape(m.shape)
+    ld = _gdp_log_delta_up_vec(m.ravel(), e.ravel()).reshape(m.shape)
     return ld if f is _gdp_log_delta_up else np.exp(ld)
+
+def _gdp_log_delta_up_vec(m, e):
+    "`_gdp_log_delta_up` for validated 1-d float arrays: log δ(ε) rounded up by GDP_RTOL and the `_a_margin`."
+    with np.errstate(all='ignore'):
+        a = e/m - m/2
+        margin = np.where(a > 40, np.minimum(4*_ULP*a*a, 1e300), 0.0)
+    return np.minimum(_gdp_log_delta_vec(m, e) + math.log1p(GDP_RTOL) + margin, 0.0)
 
 def gdp_log_delta(mu, # μ > 0 (scalar or array)
                   eps, # ε >= 0 (scalar or array)
@@ -285,10 +329,15 @@ def _certify_up(g, x):
         x, step = x + step, 2*step
     return x
 
-def gdp_epsilon(mu:float, # μ > 0
-                delta:float, # target δ in (0, 1)
-               )->float: # smallest certified ε >= 0
+def gdp_epsilon(mu, # μ > 0 (scalar or array)
+                delta, # target δ in (0, 1) (scalar or array)
+               ): # smallest certified ε >= 0 (a float, or an array of the broadcast shape)
     "Smallest ε with δ(ε) <= δ for a μ-GDP mechanism (Dong, Roth and Su, Cor. 2.13), rounded up."
+    if np.ndim(mu) or np.ndim(delta):
+        m = check_array('mu', mu, lo=0, lo_open=True)
+        d = check_array('delta', delta, lo=0, hi=1, lo_open=True, hi_open=True)
+        m, d = np.broadcast_arrays(m, d)
+        return _gdp_epsilon_vec(m.ravel(), d.ravel()).reshape(m.shape)
     mu, delta = check_positive('mu', mu), check_probability('delta', delta)
     target = math.log(delta)
     g = lambda e: _gdp_log_delta_up(mu, e) - target          # smooth, for the root-find
@@ -302,6 +351,58 @@ def gdp_epsilon(mu:float, # μ > 0
         hi = min(2*hi + 1e-300, np.finfo(float).max)
     x = optimize.brentq(g, 0.0, hi, xtol=1e-300, rtol=4*_ULP, maxiter=500)
     return float(_certify_up(cert, x))
+
+_FMAX = np.finfo(float).max
+
+def _gdp_dlogdelta(m, e, ld):
+    "d log δ/dε = -e^ε Q(b)/δ(ε) = -exp(log φ(a) + log R(b) - log δ), for the Newton steps (need not be exact)."
+    with np.errstate(all='ignore'):
+        a, b = e/m - m/2, e/m + m/2
+        lb = -0.5*a*a - 0.5*math.log(2*math.pi) + 0.5*math.log(math.pi/2) + np.log(special.erfcx(b/math.sqrt(2)))
+        return -np.exp(lb - ld)
+
+def _gdp_epsilon_vec(m, d, max_iter=100):
+    "`gdp_epsilon` for validated 1-d float arrays: safeguarded Newton on log δ(ε) (unconverged entries), certified."
+    out = np.zeros(len(m))
+    ldu = _gdp_log_delta_up_vec
+    act = np.flatnonzero(np.exp(ldu(m, np.zeros(len(m)))) > d)  # certified δ(0) > δ: ε > 0 (else 0, as for scalars)
+    m, d = m[act], d[act]
+    t = np.log(d)
+    with np.errstate(all='ignore'):
+        hi = m*(np.maximum(-special.ndtri(d), 0.0) + m/2)        # δ(hi) <= Q(Q^{-1}(δ)) = δ up to rounding
+    x = np.where(np.isfinite(hi), hi, _FMAX)
+    lo, L = np.zeros(len(m)), ldu(m, x)                           # L: log δ(x), rounded up, kept current
+    for _ in range(1100):                                        # widen where rounding left g(x) > 0 (capped)
+        bad = np.flatnonzero((L > t) & (x < _FMAX))
+        if not bad.size: break
+        lo[bad], x[bad] = x[bad], np.minimum(2*x[bad] + 1e-300, _FMAX)
+        L[bad] = ldu(m[bad], x[bad])
+    hi, inf = x.copy(), L > t                                    # inf: ε beyond the float range (huge μ)
+    idx = np.flatnonzero(~inf)
+    for _ in range(max_iter):                                    # bracket [lo, hi] with g(lo) > 0 >= g(hi)
+        if not idx.size: break
+        xi, mi, ld = x[idx], m[idx], L[idx]
+        g = ld - t[idx]
+        pos = g > 0
+        lo[idx[pos]], hi[idx[~pos]] = xi[pos], xi[~pos]
+        with np.errstate(all='ignore'): xn = xi - g/_gdp_dlogdelta(mi, xi, ld)
+        l, h = lo[idx], hi[idx]
+        xn = np.where((xn > l) & (xn <= h), xn, l + 0.5*(h - l))   # Newton inside the bracket, else bisection
+        xn[g == 0] = xi[g == 0]
+        x[idx] = xn
+        done = (h - l <= 4*_ULP*h) | (np.abs(xn - xi) <= 4*_ULP*xi) | (g == 0)
+        idx = idx[~done]
+        L[idx] = ldu(m[idx], x[idx])
+    x[inf] = math.inf                                            # x: the last iterate (certified next)
+    step = np.maximum(np.abs(x)*4*_ULP, 1e-300)
+    idx = np.flatnonzero(np.isfinite(x))
+    for _ in range(2000):                                        # `_certify_up`, on the entries that need it
+        bad = np.exp(ldu(m[idx], x[idx])) > d[idx]
+        if not bad.any(): break
+        idx = idx[bad]
+        x[idx] += step[idx]; step[idx] *= 2
+    out[act] = x
+    return out
 
 # %% ../../nbs/01_conversions.ipynb #6ab18796
 def _up(x, n=1):

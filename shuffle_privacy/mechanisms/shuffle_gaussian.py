@@ -12,6 +12,7 @@ import math
 from collections import Counter
 import numpy as np
 from scipy import special
+from numpy.lib.stride_tricks import sliding_window_view
 from ..core import check_array, check_int, check_positive, check_probability, logsumexp, log_expm1, in_test
 
 # %% ../../nbs/10_shuffle_gaussian.ipynb #e67940ee
@@ -73,21 +74,21 @@ def _log_excess_miller_many(L:int, ns:np.ndarray, c:float)->np.ndarray:
     return E
 
 # %% ../../nbs/10_shuffle_gaussian.ipynb #70a05dcc
-def _log_convolve(p:np.ndarray, q:np.ndarray, block:int=512)->np.ndarray:
+def _log_convolve(p:np.ndarray, q:np.ndarray, cells:int=1 << 17)->np.ndarray:
     "log of the truncated product of two series given by log-coefficients (same length), without leaving log space."
     L = len(p) - 1
     out = np.empty(L + 1)
-    j = np.arange(L + 1)
+    R = np.concatenate([q[::-1], np.full(L, -np.inf)])  # R[L-m+i] = q[m-i] for i <= m, -inf for i > m
+    W = sliding_window_view(R, L + 1)                    # row L-m: the terms q[m-i], i = 0..L, of output m
+    block = max(16, cells//(L + 1))
     for r0 in range(0, L + 1, block):
-        i = np.arange(r0, min(r0 + block, L + 1))
-        d = i[:, None] - j[None, :]
-        M = p[None, :] + q[np.maximum(d, 0)]
-        M[d < 0] = -np.inf
+        r1 = min(r0 + block, L + 1)
+        M = W[L - r1 + 1:L - r0 + 1, :r1] + p[:r1]      # outputs m = r1-1 down to r0; only columns i < r1
         mx = M.max(axis=1)
-        mx = np.where(np.isfinite(mx), mx, 0.0)
+        mx[~np.isfinite(mx)] = 0.0
         M -= mx[:, None]
         np.exp(M, out=M)
-        with np.errstate(divide='ignore'): out[i] = np.log(M.sum(axis=1)) + mx
+        with np.errstate(divide='ignore'): out[r0:r1] = (np.log(M.sum(axis=1)) + mx)[::-1]
     return out
 
 def _log_excess_powering(L:int, n:int, c:float)->np.ndarray:
@@ -97,8 +98,8 @@ def _log_excess_powering(L:int, n:int, c:float)->np.ndarray:
     logG = lambda a: k*math.log(a) + logg   # log-coefficients of e^{ax}
     def mul(x, y):
         (a, Ea), (b, Eb) = x, y
-        t = np.logaddexp(_log_convolve(logG(a), Eb), _log_convolve(logG(b), Ea))
-        return a + b, np.logaddexp(t, _log_convolve(Ea, Eb))
+        if x is y: return 2*a, _log_convolve(np.logaddexp(math.log(2.0) + logG(a), Ea), Ea)   # (2e^{ax}+E)E
+        return a + b, np.logaddexp(_log_convolve(logG(a), Eb), _log_convolve(np.logaddexp(logG(b), Eb), Ea))
     res, base = None, (1, logd)
     while n:
         if n & 1: res = base if res is None else mul(res, base)

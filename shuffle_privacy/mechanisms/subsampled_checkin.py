@@ -101,7 +101,10 @@ def checkin_rdp_exact(orders, # integer Rényi orders λ >= 2
     B = stats.binom(n, gamma)
     L = int(o.max())
     p_cut = max(tail*math.exp(-min((L - 1)*L/(2*sigma**2), 650.0)), 1e-300)   # so the certified remainder is ~tail relative
-    k_lo, k_hi = max(int(B.ppf(p_cut)), 1), min(int(B.isf(p_cut)) + 1, n)
+    # upper cut from the mirrored binomial n - K ~ Bin(n, 1-γ): scipy's isf returns n below ~1e-17, which kept every
+    # k up to n (cost linear in n); P(K > n - j) < p_cut for j = its ppf(p_cut), and the remainder uses B.logsf
+    k_lo = max(int(B.ppf(p_cut)), 1)
+    k_hi = min(n - int(stats.binom(n, 1.0 - gamma).ppf(p_cut)) + 1, n)
     ks = np.arange(k_lo, k_hi + 1)
     ssg = _ssg_many_k(o, ks, gamma, sigma)                          # (len(ks), len(o))
     # sum_k p_k e^{x_k} = 1 + sum_k p_k (e^{x_k} - 1): summing the positive excesses avoids relying on sum p_k = 1
