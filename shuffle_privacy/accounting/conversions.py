@@ -122,25 +122,25 @@ def mironov_rdp_to_dp(orders, # Rényi orders, reals > 1
 # %% ../../nbs/01_conversions.ipynb #c378259b
 def rdp_to_delta(orders, # Rényi orders, reals > 1
                  rdp, # RDP values >= 0 at those orders (`inf` allowed)
-                 eps:float, # target ε >= 0
+                 epsilon:float, # target ε >= 0
                 )->tuple: # (δ, best order)
     "Smallest δ over the grid such that (α, ρ(α))-RDP implies (ε, δ)-DP (improved conversion, inverted); per ordered pair."
-    short = _short_valid(orders, rdp) if type(eps) is float and 0.0 <= eps < 1e150 else None
+    short = _short_valid(orders, rdp) if type(epsilon) is float and 0.0 <= epsilon < 1e150 else None
     if short is not None and min(short[1]) > 0:    # fast path (all finite, so ld is finite and log(1 - e^-ρ) too)
         o, r = orders, rdp
-        t1 = (o - 1)*(r - eps + np.log1p(-1/o))
-        ld = (t1 - np.log(o) + 4*_ULP*(np.abs(t1) + np.log(o) + (o - 1)*(np.abs(r) + eps))).tolist()
+        t1 = (o - 1)*(r - epsilon + np.log1p(-1/o))
+        ld = (t1 - np.log(o) + 4*_ULP*(np.abs(t1) + np.log(o) + (o - 1)*(np.abs(r) + epsilon))).tolist()
         bh = (0.5*np.log(-np.expm1(-r))).tolist()
         ld = [min(min(a, b), 0.0) for a, b in zip(ld, bh)]
         i = _first_min(ld)
         if ld[i] < 0: _edge_warn('rdp_to_delta', short[0], i)
         return math.exp(ld[i]), short[0][i]
     o, r = _check_orders_rdp(orders, rdp)
-    eps = check_nonnegative('eps', eps)
+    epsilon = check_nonnegative('epsilon', epsilon)
     with np.errstate(invalid='ignore', over='ignore', divide='ignore'):
-        t1 = (o - 1)*(r - eps + np.log1p(-1/o))
+        t1 = (o - 1)*(r - epsilon + np.log1p(-1/o))
         ld = t1 - np.log(o)
-        slack = 4*_ULP*(np.abs(t1) + np.log(o) + (o - 1)*(np.abs(r) + eps))
+        slack = 4*_ULP*(np.abs(t1) + np.log(o) + (o - 1)*(np.abs(r) + epsilon))
         ld = np.where(np.isfinite(ld), ld + slack, ld)    # round up (and -inf stays -inf for a huge ε)
         bh = np.where(r > 0, 0.5*np.log(-np.expm1(-r)), -np.inf)
         ld = np.minimum(np.minimum(ld, bh), 0.0)
@@ -219,7 +219,7 @@ def _mu_eps(mu, eps):
     "Validate μ > 0 and ε >= 0, each a scalar or an array; return broadcast float arrays and a scalar flag."
     scalar = np.ndim(mu) == 0 and np.ndim(eps) == 0
     m = check_positive('mu', mu) if np.ndim(mu) == 0 else check_array('mu', mu, lo=0, lo_open=True)
-    e = check_nonnegative('eps', eps) if np.ndim(eps) == 0 else check_array('eps', eps, lo=0)
+    e = check_nonnegative('epsilon', eps) if np.ndim(eps) == 0 else check_array('epsilon', eps, lo=0)
     m, e = np.broadcast_arrays(np.asarray(m, float), np.asarray(e, float))
     return m, e, scalar
 
@@ -310,16 +310,16 @@ def _gdp_log_delta_up_vec(m, e):
     return np.minimum(_gdp_log_delta_vec(m, e) + math.log1p(GDP_RTOL) + margin, 0.0)
 
 def gdp_log_delta(mu, # μ > 0 (scalar or array)
-                  eps, # ε >= 0 (scalar or array)
+                  epsilon, # ε >= 0 (scalar or array)
                  ): # log δ(ε), rounded up
     "log δ(ε) of a μ-GDP mechanism (Dong, Roth and Su, Cor. 2.13), finite even where δ underflows."
-    return _gdp_map(_gdp_log_delta_up, mu, eps)
+    return _gdp_map(_gdp_log_delta_up, mu, epsilon)
 
 def gdp_delta(mu, # μ > 0 (scalar or array)
-              eps, # ε >= 0 (scalar or array)
+              epsilon, # ε >= 0 (scalar or array)
              ): # δ(ε), rounded up
     "δ(ε) = Φ(-ε/μ + μ/2) - e^ε Φ(-ε/μ - μ/2) of a μ-GDP mechanism (Dong, Roth and Su, Cor. 2.13); Gaussian noise σ, ℓ2-sensitivity Δ: μ = Δ/σ."
-    return _gdp_map(_gdp_delta_up, mu, eps)
+    return _gdp_map(_gdp_delta_up, mu, epsilon)
 
 # %% ../../nbs/01_conversions.ipynb #81f6ad68
 def _certify_up(g, x):
@@ -418,15 +418,15 @@ def gdp_compose(mu, # μ > 0, or an array of μ_i > 0 for a heterogeneous compos
     top = m.max()
     return float(_up(top*math.sqrt(k*float(np.sum((m/top)**2))), 4 + math.ceil(math.log2(len(m)))))  # pairwise sum
 
-def dp_tradeoff(eps:float, # ε >= 0
+def dp_tradeoff(epsilon:float, # ε >= 0
                 delta:float, # δ in [0, 1]
                 alpha, # type I error(s) in [0, 1]
                ): # smallest type II error allowed by (ε, δ)-DP
     "The trade-off function f_{ε,δ}(α) = max(0, 1-δ-e^ε α, e^-ε (1-δ-α)) of (ε, δ)-DP (Dong, Roth and Su, Eq. 5)."
-    eps, delta = check_nonnegative('eps', eps), check_probability('delta', delta, closed=True)
+    epsilon, delta = check_nonnegative('epsilon', epsilon), check_probability('delta', delta, closed=True)
     a = check_array('alpha', alpha, lo=0, hi=1)
     with np.errstate(over='ignore'):
-        out = np.maximum(0.0, np.maximum(1 - delta - math.exp(min(eps, 709.0))*a, math.exp(-eps)*(1 - delta - a)))
+        out = np.maximum(0.0, np.maximum(1 - delta - math.exp(min(epsilon, 709.0))*a, math.exp(-epsilon)*(1 - delta - a)))
     return float(out) if np.ndim(alpha) == 0 else out
 
 def gdp_tradeoff(mu:float, # μ > 0
@@ -442,86 +442,86 @@ def gdp_tradeoff(mu:float, # μ > 0
 class UnsoundConversionWarning(UserWarning):
     "A conversion that reproduces a published formula which is not a valid privacy implication."
 
-def pure_dp_to_rdp(eps:float, # ε >= 0 of a pure ε-DP mechanism
+def pure_dp_to_rdp(epsilon:float, # ε >= 0 of a pure ε-DP mechanism
                    orders, # Rényi orders, reals > 1
                   ): # RDP ρ(α) at each order
     "Tight RDP of a pure ε-DP mechanism (δ = 0): D_α of randomized response, <= min(ε, αε²/2), attained; both directions."
-    eps = check_nonnegative('eps', eps)
+    epsilon = check_nonnegative('epsilon', epsilon)
     o = check_array('orders', orders, lo=1, lo_open=True)
-    t = (o - 1)*eps
+    t = (o - 1)*epsilon
     small = t <= 1.0
     ts = np.where(small, t, 0.0)
-    num_small = np.log1p(2*np.sinh(ts/2)**2 + math.tanh(eps/2)*np.sinh(ts))
-    lp, lq = -np.logaddexp(0.0, -eps), -np.logaddexp(0.0, eps)   # log p, log(1-p)
+    num_small = np.log1p(2*np.sinh(ts/2)**2 + math.tanh(epsilon/2)*np.sinh(ts))
+    lp, lq = -np.logaddexp(0.0, -epsilon), -np.logaddexp(0.0, epsilon)   # log p, log(1-p)
     num_big = np.logaddexp(lp + t, lq - t)
     out = _up(np.where(small, num_small, num_big)/(o - 1), 3)
-    out = np.minimum(out, eps)
+    out = np.minimum(out, epsilon)
     return float(out) if np.ndim(orders) == 0 else out
 
-def paper001_dp_to_rdp(eps:float, # ε >= 0 of the per-epoch (ε, δ)-DP guarantee
+def paper001_dp_to_rdp(epsilon:float, # ε >= 0 of the per-epoch (ε, δ)-DP guarantee
                        delta:float, # δ in (0, 1)
                        orders, # Rényi orders, reals > 1
                       ): # ε + log(δ)/(α-1) at each order (may be negative)
     "Paper 001 §5's (ε,δ)→RDP formula ε + log δ/(α-1). NOT a valid implication for δ > 0: for reproduction only."
-    eps, delta = check_nonnegative('eps', eps), check_probability('delta', delta)
+    epsilon, delta = check_nonnegative('epsilon', epsilon), check_probability('delta', delta)
     o = check_array('orders', orders, lo=1, lo_open=True)
-    warnings.warn('paper001_dp_to_rdp: (eps, delta)-DP with delta > 0 does not imply (alpha, eps + log(delta)/(alpha-1))-RDP; '
+    warnings.warn('paper001_dp_to_rdp: (epsilon, delta)-DP with delta > 0 does not imply (alpha, epsilon + log(delta)/(alpha-1))-RDP; '
                   'the value reproduces paper 001 §5 and is not a privacy guarantee', UnsoundConversionWarning, stacklevel=2)
-    out = eps + math.log(delta)/(o - 1)
+    out = epsilon + math.log(delta)/(o - 1)
     return float(out) if np.ndim(orders) == 0 else out
 
 # %% ../../nbs/01_conversions.ipynb #b095f484
 def _eps_delta_arrays(eps, delta):
     "Validate ε_j >= 0 and δ_j in [0, 1] (scalars or equal-length 1-d arrays)."
-    e = np.atleast_1d(check_array('eps', eps, lo=0))
+    e = np.atleast_1d(check_array('epsilon', eps, lo=0))
     d = np.atleast_1d(check_array('delta', delta, lo=0, hi=1))
-    if e.ndim != 1 or d.ndim != 1: raise ValueError('eps and delta must be scalars or 1-d arrays')
+    if e.ndim != 1 or d.ndim != 1: raise ValueError('epsilon and delta must be scalars or 1-d arrays')
     if len(d) == 1 and len(e) > 1: d = np.full(len(e), d[0])
     if len(e) == 1 and len(d) > 1: e = np.full(len(d), e[0])
-    check_same_length(eps=e, delta=d)
+    check_same_length(epsilon=e, delta=d)
     return e, d
 
-def basic_composition(eps, # ε_j >= 0 (scalar or 1-d array)
+def basic_composition(epsilon, # ε_j >= 0 (scalar or 1-d array)
                       delta, # δ_j in [0, 1] (scalar or 1-d array)
                       count:int=1, # number of times the whole list is repeated (k in the papers)
                      )->tuple: # (ε_total, δ_total)
     "Basic composition (Σ ε_j, Σ δ_j), k times over (Dwork and Roth 2014, Thm 3.16); δ_total capped at 1."
-    e, d = _eps_delta_arrays(eps, delta)
+    e, d = _eps_delta_arrays(epsilon, delta)
     k = check_int('count', count, lo=1)
     n = 4 + math.ceil(math.log2(len(e)))
     return float(_up(k*np.sum(e), n)), float(min(1.0, _up(k*np.sum(d), n)))
 
-def advanced_composition(eps:float, # per-mechanism ε >= 0
+def advanced_composition(epsilon:float, # per-mechanism ε >= 0
                          delta:float, # per-mechanism δ in [0, 1]
                          count:int, # number of mechanisms composed (k in the papers)
                          delta_prime:float, # the extra δ′ in (0, 1)
                         )->tuple: # (ε′, kδ + δ′)
     "Advanced composition ε′ = sqrt(2k log(1/δ′)) ε + kε(e^ε - 1), δ = kδ + δ′ (Dwork, Rothblum and Vadhan 2010)."
-    eps, delta = check_nonnegative('eps', eps), check_probability('delta', delta, closed=True)
+    epsilon, delta = check_nonnegative('epsilon', epsilon), check_probability('delta', delta, closed=True)
     k, dp = check_int('count', count, lo=1), check_probability('delta_prime', delta_prime)
     # -log(δ′), not log(1/δ′): 1/δ′ overflows for a subnormal δ′; e^ε - 1 beyond 709 exceeds the float range
-    e = math.sqrt(-2*k*math.log(dp))*eps + (k*eps*math.expm1(eps) if eps < 709 else math.inf)
+    e = math.sqrt(-2*k*math.log(dp))*epsilon + (k*epsilon*math.expm1(epsilon) if epsilon < 709 else math.inf)
     return float(_up(e, 6)), float(min(1.0, _up(k*delta + dp, 2)))
 
-def heterogeneous_advanced_composition(eps, # ε_j >= 0 (1-d array)
+def heterogeneous_advanced_composition(epsilon, # ε_j >= 0 (1-d array)
                                        delta, # δ_j in [0, 1] (scalar or 1-d array)
                                        delta_prime:float, # the extra δ′ in (0, 1)
                                       )->tuple: # (ε′, Σ δ_j + δ′)
     "ε′ = sqrt(2 log(1/δ′) Σ ε_j²) + Σ ε_j(e^ε_j - 1), δ = Σ δ_j + δ′: advanced composition with per-step ε_j."
-    e, d = _eps_delta_arrays(eps, delta)
+    e, d = _eps_delta_arrays(epsilon, delta)
     dp = check_probability('delta_prime', delta_prime)
     n = 6 + math.ceil(math.log2(len(e)))
     with np.errstate(over='ignore'):
         ep = math.sqrt(-2*math.log(dp)*float(np.sum(e*e))) + float(np.sum(e*np.expm1(e)))
     return float(_up(ep, n)), float(min(1.0, _up(float(np.sum(d)) + dp, n)))
 
-def cjmp_composition(eps, # ε_j >= 0 of the d coordinates (1-d array)
+def cjmp_composition(epsilon, # ε_j >= 0 of the d coordinates (1-d array)
                      delta, # δ_j in [0, 1] (scalar or 1-d array)
-                     gamma:float, # γ in (0, 1)
+                     delta_prime:float, # the paper's γ: the slack added to δ, in (0, 1)
                     )->tuple: # (ε′, Σ δ_j + γ)
     "Paper 003 Lemma 3.3 as stated: ε′ = Σ ε_j(e^ε_j - 1) + 2 sqrt(log(1/γ) Σ ε_j²), δ′ = Σ δ_j + γ."
-    e, d = _eps_delta_arrays(eps, delta)
-    g = check_probability('gamma', gamma)
+    e, d = _eps_delta_arrays(epsilon, delta)
+    g = check_probability('delta_prime', delta_prime)
     n = 6 + math.ceil(math.log2(len(e)))
     with np.errstate(over='ignore'):
         ep = float(np.sum(e*np.expm1(e))) + 2*math.sqrt(-math.log(g)*float(np.sum(e*e)))
@@ -564,42 +564,42 @@ def _kov_delta(eps, delta, k, eps_g):
     B = math.exp(l1 + lrr)*(1 + 2*err)
     return min(1.0, float(_up(A + B)))
 
-def optimal_composition_delta(eps:float, # per-mechanism ε >= 0
+def optimal_composition_delta(epsilon:float, # per-mechanism ε >= 0
                               delta:float, # per-mechanism δ in [0, 1]
                               count:int, # number of mechanisms composed (k in the papers)
-                              eps_total:float, # ε_g >= 0 of the composition
+                              epsilon_total:float, # ε_g >= 0 of the composition
                              )->float: # the exact optimal δ_total, rounded up
     "Smallest δ such that every k-fold composition of (ε, δ)-DP mechanisms is (ε_total, δ)-DP (Kairouz, Oh, Viswanath 2015)."
-    eps, delta = check_nonnegative('eps', eps), check_probability('delta', delta, closed=True)
-    k, eg = check_int('count', count, lo=1), check_nonnegative('eps_total', eps_total)
-    return _kov_delta(eps, delta, k, eg)
+    epsilon, delta = check_nonnegative('epsilon', epsilon), check_probability('delta', delta, closed=True)
+    k, eg = check_int('count', count, lo=1), check_nonnegative('epsilon_total', epsilon_total)
+    return _kov_delta(epsilon, delta, k, eg)
 
-def optimal_composition_epsilon(eps:float, # per-mechanism ε >= 0
+def optimal_composition_epsilon(epsilon:float, # per-mechanism ε >= 0
                                 delta:float, # per-mechanism δ in [0, 1]
                                 count:int, # number of mechanisms composed (k in the papers)
                                 delta_total:float, # target δ in (0, 1)
                                )->float: # smallest certified ε_total (`inf` if δ_total < 1-(1-δ)^k)
     "Smallest ε_total with optimal_composition_delta(...) <= δ_total (Kairouz, Oh, Viswanath 2015, Thm 3.3), rounded up."
-    eps, delta = check_nonnegative('eps', eps), check_probability('delta', delta, closed=True)
+    epsilon, delta = check_nonnegative('epsilon', epsilon), check_probability('delta', delta, closed=True)
     k, dt = check_int('count', count, lo=1), check_probability('delta_total', delta_total)
-    cert = lambda e: _kov_delta(eps, delta, k, e) - dt
-    if cert(k*eps) > 0: return math.inf          # even ε_total = kε leaves 1-(1-δ)^k > δ_total
+    cert = lambda e: _kov_delta(epsilon, delta, k, e) - dt
+    if cert(k*epsilon) > 0: return math.inf          # even ε_total = kε leaves 1-(1-δ)^k > δ_total
     if cert(0.0) <= 0: return 0.0
-    g = lambda e: math.log(max(_kov_delta(eps, delta, k, e), 1e-320)) - math.log(dt)
-    x = optimize.brentq(g, 0.0, k*eps, xtol=1e-300, rtol=4*_ULP, maxiter=500) if g(0.0) > 0 else 0.0
-    return float(min(_certify_up(cert, x), _up(k*eps, 2)))
+    g = lambda e: math.log(max(_kov_delta(epsilon, delta, k, e), 1e-320)) - math.log(dt)
+    x = optimize.brentq(g, 0.0, k*epsilon, xtol=1e-300, rtol=4*_ULP, maxiter=500) if g(0.0) > 0 else 0.0
+    return float(min(_certify_up(cert, x), _up(k*epsilon, 2)))
 
 # %% ../../nbs/01_conversions.ipynb #7905e20b
-def composed_dp_tradeoff(eps:float, # per-mechanism ε >= 0
+def composed_dp_tradeoff(epsilon:float, # per-mechanism ε >= 0
                          delta:float, # per-mechanism δ in [0, 1]
                          count:int, # number of compositions (k in the papers)
                          alpha, # type I error(s) in [0, 1]
                         ): # f_{ε,δ}^{⊗k}(α)
     "Exact trade-off function f_{ε,δ}^{⊗k} of the k-fold composition of (ε, δ)-DP (Dong, Roth and Su, Thm 3.2; KOV 2015)."
-    eps, delta = check_nonnegative('eps', eps), check_probability('delta', delta, closed=True)
+    epsilon, delta = check_nonnegative('epsilon', epsilon), check_probability('delta', delta, closed=True)
     k = check_int('count', count, lo=1)
     a = check_array('alpha', alpha, lo=0, hi=1)
-    va, vb = _composed_vertices(eps, delta, k)
+    va, vb = _composed_vertices(epsilon, delta, k)
     out = np.interp(a, va, vb)
     return float(out) if np.ndim(alpha) == 0 else out
 
