@@ -112,7 +112,7 @@ def test_algorithm2_edge_cases():
     assert big == [999]                                                               # huge budget: d - 1, not d
     with pytest.warns(BlogsTargetExceeded):                                           # default b = 1 above target
         assert blogs_block_sizes([2, 5], 1.0, 1e-5, 1, 1.0) == [1, 1]
-    with pytest.raises(ValueError, match='target_epsilon/steps must exceed 1e-6'):     # published code returns None
+    with pytest.raises(ValueError, match='target_epsilon/count must exceed 1e-6'):     # published code returns None
         blogs_block_sizes([10], 1e-3, 1e-5, 1000, 1.0)
 
 def test_algorithm2_may_exceed_target_and_warns():
@@ -146,7 +146,7 @@ def test_generator_numpy_step():
     (lambda: blogs_group_epsilon(0, 1, 1.0), r'd must be an integer in \[1, inf\)'),
     (lambda: blogs_group_epsilon(5, 6, 1.0), r'block_size must be an integer in \[1, 5\]'),
     (lambda: blogs_group_epsilon(5, 2, -1.0), r'clip must be in \(0, inf\)'),
-    (lambda: blogs_total_epsilon([5], [2], 1.0, 0, 1e-5), r'steps must be an integer in \[1, inf\)'),
+    (lambda: blogs_total_epsilon([5], [2], 1.0, 0, 1e-5), r'count must be an integer in \[1, inf\)'),
     (lambda: blogs_total_epsilon([5], [2], 1.0, 3, 1.5), r'delta must be in \(0, 1\)'),
     (lambda: blogs_total_epsilon([5, 4], [2], 1.0, 3, 1e-5), 'one entry per group'),
     (lambda: blogs_block_sizes([], 1.0, 1e-5, 3, 1.0), 'dims must be a non-empty list'),

@@ -101,13 +101,13 @@ def blogs_step_epsilon(dims, # dimensions d_i of the parameter groups
         raise ValueError(f'block_sizes must be a list with one entry per group (len(dims)={len(dims)})')
     return math.fsum(blogs_group_epsilon(d, b, clip) for d, b in zip(dims, block_sizes))
 
-def blogs_compose(eps_step:float, # per-step ε (sum over the groups)
-                  steps:int, # number of steps T >= 1
+def blogs_compose(epsilon_step:float, # per-step ε (sum over the groups)
+                  count:int, # number of steps T >= 1
                   delta:float, # δ in (0, 1)
                  )->float:
     "Eq. (3) of DP-BloGS: sqrt(2 T log(1/δ)) ε_step + T ε_step (e^ε_step - 1) (advanced composition of (ε_step, 0)-DP steps)."
-    e = check_real('eps_step', eps_step, lo=0)
-    T = check_int('steps', steps, lo=1)
+    e = check_real('epsilon_step', epsilon_step, lo=0)
+    T = check_int('count', count, lo=1)
     delta = check_probability('delta', delta)
     if e > 709.0: return math.inf                # T e (e^e - 1) exceeds the float range: the bound is +inf
     return math.sqrt(-2.0 * T * math.log(delta)) * e + T * e * math.expm1(e)   # -log δ: 1/δ overflows if subnormal
@@ -115,11 +115,11 @@ def blogs_compose(eps_step:float, # per-step ε (sum over the groups)
 def blogs_total_epsilon(dims, # dimensions d_i of the parameter groups
                         block_sizes, # block sizes b_i, one per group
                         clip:float, # clip value C > 0
-                        steps:int, # number of training steps T
+                        count:int, # number of training steps T
                         delta:float, # δ in (0, 1)
                        )->float:
     "The total ε that DP-BloGS reports: eq. (3) applied to the per-step sum of min(ε1, ε2) (Algorithm 1 `compute_total_privacy`)."
-    return blogs_compose(blogs_step_epsilon(dims, block_sizes, clip), steps, delta)
+    return blogs_compose(blogs_step_epsilon(dims, block_sizes, clip), count, delta)
 
 # %% ../../nbs/25_blogs.ipynb #98622ad0
 class BlogsTargetExceeded(UserWarning):
@@ -139,7 +139,7 @@ def _inner_search(d, target, C):
 def blogs_block_sizes(dims, # dimensions d_i of the trainable parameter tensors (p.numel())
                       target_epsilon:float, # target total ε > 0
                       delta:float, # δ in (0, 1)
-                      steps:int, # number of training steps T >= 1
+                      count:int, # number of training steps T >= 1
                       clip:float, # clip value C > 0
                       warn:bool=True, # warn (BlogsTargetExceeded) when the result's total ε exceeds the target
                      )->list:
@@ -147,18 +147,18 @@ def blogs_block_sizes(dims, # dimensions d_i of the trainable parameter tensors 
     dims = _check_dims(dims)
     target = check_positive('target_epsilon', target_epsilon)
     delta = check_probability('delta', delta)
-    steps = check_int('steps', steps, lo=1)
+    count = check_int('count', count, lo=1)
     C = check_positive('clip', clip)
-    low, high = 0.0, target / steps
+    low, high = 0.0, target / count
     if not high - low > 1e-6:
-        raise ValueError(f'target_epsilon/steps must exceed 1e-6 (Algorithm 2 returns None otherwise); '
-                         f'got {target}/{steps} = {high:g}')
+        raise ValueError(f'target_epsilon/count must exceed 1e-6 (Algorithm 2 returns None otherwise); '
+                         f'got {target}/{count} = {high:g}')
     best_sizes, best_diff, cache = None, math.inf, {}
     while high - low > 1e-6:
         mid = (low + high) / 2
         sizes = [_inner_search(d, mid, C) for d in dims]
         key = tuple(sizes)
-        if key not in cache: cache[key] = blogs_total_epsilon(dims, sizes, C, steps, delta)
+        if key not in cache: cache[key] = blogs_total_epsilon(dims, sizes, C, count, delta)
         eps = cache[key]
         diff = abs(eps - target)
         if diff < best_diff: best_sizes, best_diff = sizes, diff
@@ -167,7 +167,7 @@ def blogs_block_sizes(dims, # dimensions d_i of the trainable parameter tensors 
     if best_sizes is None:    # every candidate's total ε overflowed to inf (the published code returns None here):
         best_sizes = [1]*len(dims)  # block size 1 gives each group its least ε: the best Algorithm 2 can reach
     if warn:
-        total = blogs_total_epsilon(dims, best_sizes, C, steps, delta)
+        total = blogs_total_epsilon(dims, best_sizes, C, count, delta)
         if total > target:
             warnings.warn(f'Algorithm 2 result exceeds the target: total epsilon {total:.6g} > target {target:g}',
                           BlogsTargetExceeded, stacklevel=2)
@@ -186,7 +186,7 @@ class DPShuffleGenerator:
                  dims, # dimensions of the trainable tensors, or the tensors/parameters themselves
                  target_epsilon:float, # target total ε for `steps` steps
                  delta:float, # δ in (0, 1)
-                 steps:int, # number of training steps
+                 count:int, # number of training steps
                  clip_value:float, # clip value C
                  batch_size:int|None=None, # accepted for fidelity to the paper; unused by its formulas
                  rng=None, # numpy Generator or seed (numpy gradients); torch tensors use `torch_generator`
@@ -195,9 +195,9 @@ class DPShuffleGenerator:
         dims = list(dims)
         if dims and not isinstance(dims[0], numbers.Integral):
             dims = [_numel(p) for p in dims if getattr(p, 'requires_grad', True)]
-        self.dims, self.delta, self.steps = _check_dims(dims), delta, steps
+        self.dims, self.delta, self.steps = _check_dims(dims), delta, count
         self.target_epsilon, self.clip_value, self.batch_size = target_epsilon, check_positive('clip_value', clip_value), batch_size
-        self.optimal_block_sizes = blogs_block_sizes(self.dims, target_epsilon, delta, steps, clip_value)
+        self.optimal_block_sizes = blogs_block_sizes(self.dims, target_epsilon, delta, count, clip_value)
         self.epsilon_spent, self.steps_taken = 0.0, 0
         self.rng, self.torch_generator = as_rng(rng), torch_generator
 

@@ -48,23 +48,23 @@ DOMAINS = {
         invalid=(dict(dims=[], block_sizes=[], clip=1.0), dict(dims=[4, 5], block_sizes=[1], clip=1.0),
                  dict(dims=[4], block_sizes=[9], clip=1.0))),
     M + 'blogs_compose': Domain(
-        st.fixed_dictionaries(dict(eps_step=st.one_of(st.just(0.0), log_uniform(1e-300, 1e300)), steps=ints(1, 10**12),
+        st.fixed_dictionaries(dict(epsilon_step=st.one_of(st.just(0.0), log_uniform(1e-300, 1e300)), count=ints(1, 10**12),
                                    delta=probability(1e-300, 0.99))), kind='epsilon',
-        invalid=(dict(eps_step=-1.0, steps=1, delta=1e-5), dict(eps_step=1.0, steps=0, delta=1e-5),
-                 dict(eps_step=1.0, steps=1, delta=1.0))),
+        invalid=(dict(epsilon_step=-1.0, count=1, delta=1e-5), dict(epsilon_step=1.0, count=0, delta=1e-5),
+                 dict(epsilon_step=1.0, count=1, delta=1.0))),
     M + 'blogs_total_epsilon': Domain(
-        st.fixed_dictionaries(dict(db=_dims_blocks, clip=_clip, steps=ints(1, 10**12), delta=probability(1e-300, 0.99)))
-        .map(lambda kw: dict(dims=kw['db'][0], block_sizes=kw['db'][1], clip=kw['clip'], steps=kw['steps'],
+        st.fixed_dictionaries(dict(db=_dims_blocks, clip=_clip, count=ints(1, 10**12), delta=probability(1e-300, 0.99)))
+        .map(lambda kw: dict(dims=kw['db'][0], block_sizes=kw['db'][1], clip=kw['clip'], count=kw['count'],
                              delta=kw['delta'])), kind='epsilon',
-        invalid=(dict(dims=[4], block_sizes=[2], clip=1.0, steps=0, delta=1e-5),)),
+        invalid=(dict(dims=[4], block_sizes=[2], clip=1.0, count=0, delta=1e-5),)),
     M + 'blogs_block_sizes': Domain(
         st.fixed_dictionaries(dict(dims=st.lists(ints(1, 10**9), min_size=1, max_size=4), target_epsilon=log_uniform(1e-3, 1e6),
-                                   delta=probability(1e-300, 0.99), steps=ints(1, 1000), clip=log_uniform(1e-3, 1e3),
-                                   warn=st.just(False))).filter(lambda kw: kw['target_epsilon']/kw['steps'] > 2e-6), kind='nonneg',
+                                   delta=probability(1e-300, 0.99), count=ints(1, 1000), clip=log_uniform(1e-3, 1e3),
+                                   warn=st.just(False))).filter(lambda kw: kw['target_epsilon']/kw['count'] > 2e-6), kind='nonneg',
         check=lambda r, kw: all(1 <= b <= max(d, 1) for b, d in zip(r, kw['dims'])) and len(r) == len(kw['dims']),
-        invalid=(dict(dims=[10], target_epsilon=1e-9, delta=1e-5, steps=10, clip=1.0),
-                 dict(dims=[10], target_epsilon=1.0, delta=0.0, steps=10, clip=1.0),
-                 dict(dims=[0], target_epsilon=1.0, delta=1e-5, steps=10, clip=1.0))),
+        invalid=(dict(dims=[10], target_epsilon=1e-9, delta=1e-5, count=10, clip=1.0),
+                 dict(dims=[10], target_epsilon=1.0, delta=0.0, count=10, clip=1.0),
+                 dict(dims=[0], target_epsilon=1.0, delta=1e-5, count=10, clip=1.0))),
 }
 
 EXEMPT = {
