@@ -12,7 +12,7 @@ from typing import Any, Callable
 import numpy as np
 from scipy import stats, special
 from .core import progress as _progress
-from .core import check_int, check_real, check_probability, check_array, in_test, as_rng
+from .core import check_int, check_real, check_probability, check_array, in_test, as_rng, monotone_search
 
 # %% ../nbs/35_audit.ipynb #9e960561
 def _beta_F(a, b, alpha, upper:bool):
@@ -22,14 +22,8 @@ def _beta_F(a, b, alpha, upper:bool):
 
 def _log_beta_bisect(a, b, alpha, upper:bool, side:str)->float:
     "log x at the root of `_beta_F`, bisected in log x on [-745, 0]; side 'lo'/'hi' is the bracket end returned."
-    F = _beta_F(a, b, alpha, upper)
-    lo, hi = -745.0, 0.0                         # F(lo) <= 0 < F(hi): F increases in t
-    for _ in range(200):                          # 2^-200 * 745 is far below a float step at any log x
-        if hi - lo <= 1e-15: break
-        mid = 0.5*(lo + hi)
-        if mid in (lo, hi): break
-        if F(mid) <= 0: lo = mid
-        else: hi = mid
+    F = _beta_F(a, b, alpha, upper)              # F(-745) <= 0 < F(0): F increases in t
+    lo, hi = monotone_search(lambda t: F(t) > 0, -745.0, 0.0, xtol=1e-15, max_iter=200, bracket=True)
     return lo if side == 'lo' else hi
 
 def _log_beta_root(a, b, alpha, upper:bool, side:str)->float:

@@ -231,6 +231,7 @@ def monotone_search(pred, # predicate on [lo, hi]: False below a threshold, True
                     rtol:float=4*_EPS_F, # stop when hi - lo <= max(xtol, rtol*|hi|) (clamped to >= 4 ulp)
                     xtol:float=0.0, # absolute tolerance (continuous search)
                     max_iter:int=4000, # cap on the number of predicate evaluations
+                    bracket:bool=False, # return the final bracket (lo, hi), pred(lo) False and pred(hi) True?
                    ):
     "Smallest x in [lo, hi] (up to the tolerance) with `pred(x)` True, by bisection; returns the end where pred holds."
     if integer:
@@ -240,15 +241,16 @@ def monotone_search(pred, # predicate on [lo, hi]: False below a threshold, True
         rtol, xtol = max(check_real('rtol', rtol, lo=0), 4*_EPS_F), check_real('xtol', xtol, lo=0)
     max_iter = check_int('max_iter', max_iter, lo=1)
     if not pred(hi): raise ValueError(f'monotone_search: the predicate is False at the upper end hi={hi!r}')
-    if pred(lo): return lo
+    if pred(lo): return (lo, lo) if bracket else lo
+    done = lambda: (lo, hi) if bracket else hi
     for _ in range(max_iter):
         if integer:
-            if hi - lo <= 1: return hi
+            if hi - lo <= 1: return done()
             mid = lo + (hi - lo)//2
         else:
-            if hi - lo <= max(xtol, rtol*abs(hi)): return hi
+            if hi - lo <= max(xtol, rtol*abs(hi)): return done()
             mid = math.sqrt(lo)*math.sqrt(hi) if lo > 0 and hi > 4*lo else lo + (hi - lo)/2
-            if not lo < mid < hi: return hi          # no float strictly inside: the bracket is as tight as it gets
+            if not lo < mid < hi: return done()      # no float strictly inside: the bracket is as tight as it gets
         if pred(mid): hi = mid
         else: lo = mid
     raise RuntimeError(f'monotone_search: no convergence in {max_iter} steps; bracket [{lo!r}, {hi!r}]')
