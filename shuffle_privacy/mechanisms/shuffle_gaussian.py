@@ -13,8 +13,8 @@ from collections import Counter
 import numpy as np
 from scipy import special
 from numpy.lib.stride_tricks import sliding_window_view
-from ..core import (check_array, check_int, check_positive, check_probability, logsumexp, log_expm1,
-                                  in_test)
+from ..core import (
+    check_array, check_int, check_positive, check_probability, logsumexp, log_expm1, in_test)
 
 # %% ../../nbs/10_shuffle_gaussian.ipynb #e67940ee
 def _series_logcoeffs(L:int, c:float):

@@ -10,8 +10,8 @@ __all__ = ['subsampled_shuffle_gaussian_rdp', 'checkin_rdp_exact', 'checkin_rdp_
 import math, warnings
 import numpy as np
 from scipy import special, stats
-from ..core import (check_array, check_int, check_positive, check_probability, logsumexp, log_expm1,
-                                  in_test)
+from ..core import (
+    check_array, check_int, check_positive, check_probability, logsumexp, log_expm1, in_test)
 from .shuffle_gaussian import shuffle_gaussian_rdp, _log_excess_miller_many
 from ..accounting.events import wbk_subsampled_rdp, monotone_envelope
 from ..accounting.conversions import rdp_to_dp_growing
