@@ -24,18 +24,21 @@ class OrderGridWarning(UserWarning):
 # %% ../../nbs/01_conversions.ipynb #e0e46809
 def _check_orders_rdp(orders, rdp):
     "Validate an order grid (reals > 1) and RDP values (>= 0, `+inf` allowed); return 1-d float arrays."
-    if (type(orders) is np.ndarray and type(rdp) is np.ndarray and orders.dtype == np.float64 and rdp.dtype == np.float64
+    if (type(orders) is np.ndarray and type(rdp) is np.ndarray
+            and orders.dtype == np.float64 and rdp.dtype == np.float64
             and orders.ndim == 1 and orders.shape == rdp.shape and orders.size
             and (orders > 1).all() and (orders < np.inf).all() and (rdp >= 0).all()):
         return orders, rdp     # fast path: float arrays already valid (NaN fails every comparison above)
     o = np.atleast_1d(check_array('orders', orders, lo=1, lo_open=True))
     if o.ndim != 1: raise ValueError(f'orders must be a scalar or a 1-d array; got shape {o.shape}')
     try: r = np.atleast_1d(np.asarray(rdp, dtype=float))
-    except (TypeError, ValueError): raise ValueError(f'rdp must be an array of real numbers in [0, inf]; got {rdp!r}') from None
+    except (TypeError, ValueError):
+        raise ValueError(f'rdp must be an array of real numbers in [0, inf]; got {rdp!r}') from None
     if r.ndim != 1: raise ValueError(f'rdp must be a scalar or a 1-d array; got shape {r.shape}')
     if r.size == 0: raise ValueError('rdp must not be empty')
     if np.any(np.isnan(r)) or np.any(r < 0):
-        raise ValueError(f'rdp must contain only values in [0, inf] (Rényi divergences are non-negative); got {r[np.isnan(r) | (r < 0)][0]!r}')
+        raise ValueError(f'rdp must contain only values in [0, inf] (Rényi divergences are non-negative); '
+                         f'got {r[np.isnan(r) | (r < 0)][0]!r}')
     check_same_length(orders=o, rdp=r)
     return o, r
 
@@ -83,7 +86,7 @@ def rdp_to_dp(orders, # Rényi orders, reals > 1 (scalar or 1-d)
               rdp, # RDP values ρ(α) >= 0 at those orders (`inf` allowed: no guarantee at that order)
               delta:float, # target δ in (0, 1)
              )->tuple: # (ε, best order)
-    "Smallest ε over the grid of the improved RDP→(ε,δ) conversion (Balle et al. 2020 Thm 21; paper 004 Lemma 2); per ordered pair: D_α(P‖Q) <= ρ(α) gives H_{e^ε}(P‖Q) <= δ."
+    "Smallest ε on grid, improved RDP→(ε,δ) conversion (Balle et al. 2020 Thm 21; paper 004 Lemma 2); per ordered pair."
     short = _short_valid(orders, rdp) if type(delta) is float and 0.0 < delta < 1.0 else None
     if short is not None:    # fast path: the same array operations, no error-state switch, selection on lists
         eps = _improved_eps(orders, rdp, delta).tolist()
@@ -110,7 +113,7 @@ def mironov_rdp_to_dp(orders, # Rényi orders, reals > 1
                       rdp, # RDP values >= 0 at those orders (`inf` allowed)
                       delta:float, # target δ in (0, 1)
                      )->tuple: # (ε, best order)
-    "Smallest ε = ρ(α) + log(1/δ)/(α-1) over the grid: Mironov 2017, Proposition 3 (the classic conversion); per ordered pair."
+    "Smallest ε = ρ(α) + log(1/δ)/(α-1) on the grid: Mironov 2017, Prop. 3 (the classic conversion); per ordered pair."
     o, r = _check_orders_rdp(orders, rdp)
     delta = check_probability('delta', delta)
     with np.errstate(invalid='ignore', over='ignore'):
@@ -124,7 +127,7 @@ def rdp_to_delta(orders, # Rényi orders, reals > 1
                  rdp, # RDP values >= 0 at those orders (`inf` allowed)
                  epsilon:float, # target ε >= 0
                 )->tuple: # (δ, best order)
-    "Smallest δ over the grid such that (α, ρ(α))-RDP implies (ε, δ)-DP (improved conversion, inverted); per ordered pair."
+    "Smallest δ on the grid such that (α, ρ(α))-RDP implies (ε, δ)-DP (improved conversion inverted); per ordered pair."
     short = _short_valid(orders, rdp) if type(epsilon) is float and 0.0 <= epsilon < 1e150 else None
     if short is not None and min(short[1]) > 0:    # fast path (all finite, so ld is finite and log(1 - e^-ρ) too)
         o, r = orders, rdp
@@ -164,7 +167,8 @@ def rdp_to_dp_growing(rdp_fn, # callable: integer orders array -> RDP values (sa
             eps, best = rdp_to_dp(orders, rdp_fn(orders), delta)
         if best < K: return eps, int(best), K
         if K >= limit:
-            warnings.warn(f'rdp_to_dp_growing: best order is still the largest ({K}) at the limit; ε={eps:g} may be improvable', OrderGridWarning)
+            warnings.warn(f'rdp_to_dp_growing: best order is still the largest ({K}) at the limit; '
+                          f'ε={eps:g} may be improvable', OrderGridWarning)
             return eps, int(best), K
         K = min(2*K, limit)
 
@@ -235,7 +239,7 @@ def _gdp_delta_up(mu, eps): return math.exp(_gdp_log_delta_up(mu, eps))
 _GL_X, _GL_W = np.polynomial.legendre.leggauss(64)
 
 def _gdp_cancel_integral_vec(a, b, panels=1):
-    "`_gdp_cancel_integral` for arrays: Gauss–Legendre, 64 nodes on [0, T]; agrees with quad to 3e-14 rel (GDP_RTOL = 1e-12)."
+    "`_gdp_cancel_integral` for arrays: Gauss–Legendre, 64 nodes on [0, T]; matches quad to 3e-14 rel (GDP_RTOL 1e-12)."
     a, b = a[:, None], b[:, None]
     s = np.sqrt(a*a + 120.0)
     T = np.where(a > 0, 120.0/(a + np.where(a > 0, s, 1.0)), s - a)
@@ -318,7 +322,7 @@ def gdp_log_delta(mu, # μ > 0 (scalar or array)
 def gdp_delta(mu, # μ > 0 (scalar or array)
               epsilon, # ε >= 0 (scalar or array)
              ): # δ(ε), rounded up
-    "δ(ε) = Φ(-ε/μ + μ/2) - e^ε Φ(-ε/μ - μ/2) of a μ-GDP mechanism (Dong, Roth and Su, Cor. 2.13); Gaussian noise σ, ℓ2-sensitivity Δ: μ = Δ/σ."
+    "δ(ε) = Φ(-ε/μ + μ/2) - e^ε Φ(-ε/μ - μ/2) of a μ-GDP mechanism (Dong, Roth, Su, Cor. 2.13); Gaussian: μ = Δ/σ."
     return _gdp_map(_gdp_delta_up, mu, epsilon)
 
 # %% ../../nbs/01_conversions.ipynb #81f6ad68
@@ -426,7 +430,8 @@ def dp_tradeoff(epsilon:float, # ε >= 0
     epsilon, delta = check_nonnegative('epsilon', epsilon), check_probability('delta', delta, closed=True)
     a = check_array('alpha', alpha, lo=0, hi=1)
     with np.errstate(over='ignore'):
-        out = np.maximum(0.0, np.maximum(1 - delta - math.exp(min(epsilon, 709.0))*a, math.exp(-epsilon)*(1 - delta - a)))
+        out = np.maximum(0.0, np.maximum(1 - delta - math.exp(min(epsilon, 709.0))*a,
+                                         math.exp(-epsilon)*(1 - delta - a)))
     return float(out) if np.ndim(alpha) == 0 else out
 
 def gdp_tradeoff(mu:float, # μ > 0
@@ -445,7 +450,7 @@ class UnsoundConversionWarning(UserWarning):
 def pure_dp_to_rdp(epsilon:float, # ε >= 0 of a pure ε-DP mechanism
                    orders, # Rényi orders, reals > 1
                   ): # RDP ρ(α) at each order
-    "Tight RDP of a pure ε-DP mechanism (δ = 0): D_α of randomized response, <= min(ε, αε²/2), attained; both directions."
+    "Tight RDP of pure ε-DP (δ = 0): D_α of randomized response, <= min(ε, αε²/2), attained; both directions."
     epsilon = check_nonnegative('epsilon', epsilon)
     o = check_array('orders', orders, lo=1, lo_open=True)
     t = (o - 1)*epsilon
@@ -465,8 +470,10 @@ def paper001_dp_to_rdp(epsilon:float, # ε >= 0 of the per-epoch (ε, δ)-DP gua
     "Paper 001 §5's (ε,δ)→RDP formula ε + log δ/(α-1). NOT a valid implication for δ > 0: for reproduction only."
     epsilon, delta = check_nonnegative('epsilon', epsilon), check_probability('delta', delta)
     o = check_array('orders', orders, lo=1, lo_open=True)
-    warnings.warn('paper001_dp_to_rdp: (epsilon, delta)-DP with delta > 0 does not imply (alpha, epsilon + log(delta)/(alpha-1))-RDP; '
-                  'the value reproduces paper 001 §5 and is not a privacy guarantee', UnsoundConversionWarning, stacklevel=2)
+    warnings.warn('paper001_dp_to_rdp: (epsilon, delta)-DP with delta > 0 does not imply '
+                  '(alpha, epsilon + log(delta)/(alpha-1))-RDP; '
+                  'the value reproduces paper 001 §5 and is not a privacy guarantee',
+                  UnsoundConversionWarning, stacklevel=2)
     out = epsilon + math.log(delta)/(o - 1)
     return float(out) if np.ndim(orders) == 0 else out
 
@@ -560,7 +567,8 @@ def _kov_delta(eps, delta, k, eps_g):
     lrr = _kov_log_delta_rr(eps, k, eps_g)
     if lrr == -math.inf: return min(1.0, A)
     # absolute error of the summed logs: a few ulps of log k!, of k log(1+e^ε) and of (k-ℓ)ε
-    err = 4*_ULP*(float(special.gammaln(k + 1)) + k*(2*eps + math.log1p(math.exp(-eps)) + math.log(2)) + abs(l1)) + 1e-15
+    err = 4*_ULP*(float(special.gammaln(k + 1))
+                  + k*(2*eps + math.log1p(math.exp(-eps)) + math.log(2)) + abs(l1)) + 1e-15
     B = math.exp(l1 + lrr)*(1 + 2*err)
     return min(1.0, float(_up(A + B)))
 
@@ -569,7 +577,7 @@ def optimal_composition_delta(epsilon:float, # per-mechanism ε >= 0
                               count:int, # number of mechanisms composed (k in the papers)
                               epsilon_total:float, # ε_g >= 0 of the composition
                              )->float: # the exact optimal δ_total, rounded up
-    "Smallest δ such that every k-fold composition of (ε, δ)-DP mechanisms is (ε_total, δ)-DP (Kairouz, Oh, Viswanath 2015)."
+    "Smallest δ such that every k-fold composition of (ε, δ)-DP mechanisms is (ε_total, δ)-DP (Kairouz et al. 2015)."
     epsilon, delta = check_nonnegative('epsilon', epsilon), check_probability('delta', delta, closed=True)
     k, eg = check_int('count', count, lo=1), check_nonnegative('epsilon_total', epsilon_total)
     return _kov_delta(epsilon, delta, k, eg)
@@ -579,7 +587,7 @@ def optimal_composition_epsilon(epsilon:float, # per-mechanism ε >= 0
                                 count:int, # number of mechanisms composed (k in the papers)
                                 delta_total:float, # target δ in (0, 1)
                                )->float: # smallest certified ε_total (`inf` if δ_total < 1-(1-δ)^k)
-    "Smallest ε_total with optimal_composition_delta(...) <= δ_total (Kairouz, Oh, Viswanath 2015, Thm 3.3), rounded up."
+    "Smallest ε_total with optimal_composition_delta(...) <= δ_total (Kairouz et al. 2015, Thm 3.3), rounded up."
     epsilon, delta = check_nonnegative('epsilon', epsilon), check_probability('delta', delta, closed=True)
     k, dt = check_int('count', count, lo=1), check_probability('delta_total', delta_total)
     cert = lambda e: _kov_delta(epsilon, delta, k, e) - dt
@@ -595,7 +603,7 @@ def composed_dp_tradeoff(epsilon:float, # per-mechanism ε >= 0
                          count:int, # number of compositions (k in the papers)
                          alpha, # type I error(s) in [0, 1]
                         ): # f_{ε,δ}^{⊗k}(α)
-    "Exact trade-off function f_{ε,δ}^{⊗k} of the k-fold composition of (ε, δ)-DP (Dong, Roth and Su, Thm 3.2; KOV 2015)."
+    "Exact trade-off function f_{ε,δ}^{⊗k} of the k-fold composition of (ε, δ)-DP (Dong, Roth, Su, Thm 3.2; KOV 2015)."
     epsilon, delta = check_nonnegative('epsilon', epsilon), check_probability('delta', delta, closed=True)
     k = check_int('count', count, lo=1)
     a = check_array('alpha', alpha, lo=0, hi=1)

@@ -17,20 +17,22 @@ def block_shuffle(x, # array of any shape (a gradient tensor)
                   rng=None, # numpy Generator or seed
                   out=None, # optional preallocated output of x's shape and dtype
                  )->np.ndarray:
-    "Algorithm 3 `shuffle`: permute consecutive blocks of the flattened `x`; pads the last block with zeros and trims, as published (then NOT a permutation)."
+    "Algorithm 3 `shuffle`: block-permute flat `x`; as published, zero-pads last block, trims (then NOT a permutation)."
     b = check_int('block_size', block_size, lo=1)
     x = np.asarray(x)
     rng = as_rng(rng)
     n = x.size
     if out is None: out = np.empty(x.shape, dtype=x.dtype)
-    elif out.shape != x.shape or out.dtype != x.dtype: raise ValueError(f'out must have shape {x.shape} and dtype {x.dtype}')
+    elif out.shape != x.shape or out.dtype != x.dtype:
+        raise ValueError(f'out must have shape {x.shape} and dtype {x.dtype}')
     if n == 0: return out
     flat = x.reshape(-1)                        # a view when x is contiguous
     m = -(-n // b)                              # number of blocks, ceil(n / b)
     perm = rng.permutation(m)
     full = n // b                               # number of complete blocks
     if full == m:                               # b divides n: a permutation of the entries
-        np.take(flat.reshape(m, b), perm, axis=0, out=out.reshape(m, b), mode='clip')   # 'clip': unbuffered (indices are valid)
+        # 'clip': unbuffered (indices are valid)
+        np.take(flat.reshape(m, b), perm, axis=0, out=out.reshape(m, b), mode='clip')
         return out
     # padded case: block m-1 holds the r = n - full*b tail entries followed by b - r zeros. Output slots 0..m-2 are
     # whole blocks inside the output; slot m-1 keeps only its first r entries (the published trim).
@@ -64,7 +66,7 @@ def _check_group(d, block_size, clip):
     return d, b, check_positive('clip', clip)
 
 def _log1p_mul_expm1(c, x):
-    "log(1 + c (e^x - 1)) for c > 0, x >= 0, without overflow: = log c + x + log1p((1 - c) e^{-x} / c) once c (e^x - 1) overflows."
+    "log(1 + c(e^x - 1)), c > 0, x >= 0, overflow-free: log c + x + log1p((1-c) e^{-x}/c) once c(e^x - 1) overflows."
     v = c * math.expm1(x) if x < 700.0 else math.inf
     if math.isfinite(v): return math.log1p(v)     # (the large-x form would cancel when c is tiny)
     return math.log(c) + x + math.log1p((1.0 - c) / c * math.exp(-x))
@@ -73,7 +75,7 @@ def blogs_epsilons(d:int, # dimension d_i of the parameter group (entries of the
                    block_size:int, # block size b_i in [1, d]
                    clip:float, # clip value C > 0
                   )->tuple:
-    "The pair (ε1, ε2) of eqs. (1) and (2) of DP-BloGS for one parameter group, as printed (no privacy claim is endorsed)."
+    "The pair (ε1, ε2) of eqs. (1) and (2) of DP-BloGS for one parameter group, as printed (no privacy claim endorsed)."
     d, b, C = _check_group(d, block_size, clip)
     r = b / d
     return 2.0 * _log1p_mul_expm1(d, 2.0 * C / math.sqrt(d)), 2.0 * _log1p_mul_expm1(r, 2.0 * C * math.sqrt(r))
@@ -87,7 +89,8 @@ def blogs_group_epsilon(d:int, # dimension d_i of the parameter group
 
 # %% ../../nbs/25_blogs.ipynb #659300eb
 def _check_dims(dims):
-    if isinstance(dims, numbers.Number) or not hasattr(dims, '__len__'): raise ValueError('dims must be a non-empty list of integers >= 1')
+    if isinstance(dims, numbers.Number) or not hasattr(dims, '__len__'):
+        raise ValueError('dims must be a non-empty list of integers >= 1')
     if len(dims) == 0: raise ValueError('dims must be a non-empty list of integers >= 1')
     return [check_int('dims', d, lo=1) for d in dims]
 
@@ -105,7 +108,7 @@ def blogs_compose(epsilon_step:float, # per-step ε (sum over the groups)
                   count:int, # number of steps T >= 1
                   delta:float, # δ in (0, 1)
                  )->float:
-    "Eq. (3) of DP-BloGS: sqrt(2 T log(1/δ)) ε_step + T ε_step (e^ε_step - 1) (advanced composition of (ε_step, 0)-DP steps)."
+    "Eq. (3) of DP-BloGS: sqrt(2 T log(1/δ)) ε_step + T ε_step (e^ε_step - 1) (advanced composition of (ε_step, 0)-DP)."
     e = check_real('epsilon_step', epsilon_step, lo=0)
     T = check_int('count', count, lo=1)
     delta = check_probability('delta', delta)
@@ -118,7 +121,7 @@ def blogs_total_epsilon(dims, # dimensions d_i of the parameter groups
                         count:int, # number of training steps T
                         delta:float, # δ in (0, 1)
                        )->float:
-    "The total ε that DP-BloGS reports: eq. (3) applied to the per-step sum of min(ε1, ε2) (Algorithm 1 `compute_total_privacy`)."
+    "Total ε that DP-BloGS reports: eq. (3) on the per-step sum of min(ε1, ε2) (Algorithm 1 `compute_total_privacy`)."
     return blogs_compose(blogs_step_epsilon(dims, block_sizes, clip), count, delta)
 
 # %% ../../nbs/25_blogs.ipynb #98622ad0
@@ -143,7 +146,7 @@ def blogs_block_sizes(dims, # dimensions d_i of the trainable parameter tensors 
                       clip:float, # clip value C > 0
                       warn:bool=True, # warn (BlogsTargetExceeded) when the result's total ε exceeds the target
                      )->list:
-    "Algorithm 2 of DP-BloGS (`find_optimal_block_sizes`), exactly as published: nested binary search; may exceed the target."
+    "DP-BloGS Algorithm 2 (`find_optimal_block_sizes`) exactly as published: nested binary search; may exceed target."
     dims = _check_dims(dims)
     target = check_positive('target_epsilon', target_epsilon)
     delta = check_probability('delta', delta)
@@ -181,7 +184,7 @@ def _numel(p):
     return int(p.numel()) if _is_torch(p) else int(np.size(p))
 
 class DPShuffleGenerator:
-    "DP-BloGS generator (Algorithms 1-3): clip per tensor, block-shuffle with the accountant's block sizes; adds no noise."
+    "DP-BloGS generator (Algorithms 1-3): clip per tensor, block-shuffle with the accountant's block sizes; no noise."
     def __init__(self,
                  dims, # dimensions of the trainable tensors, or the tensors/parameters themselves
                  target_epsilon:float, # target total ε for `steps` steps
@@ -196,7 +199,8 @@ class DPShuffleGenerator:
         if dims and not isinstance(dims[0], numbers.Integral):
             dims = [_numel(p) for p in dims if getattr(p, 'requires_grad', True)]
         self.dims, self.delta, self.steps = _check_dims(dims), delta, count
-        self.target_epsilon, self.clip_value, self.batch_size = target_epsilon, check_positive('clip_value', clip_value), batch_size
+        self.target_epsilon, self.clip_value, self.batch_size = (
+            target_epsilon, check_positive('clip_value', clip_value), batch_size)
         self.optimal_block_sizes = blogs_block_sizes(self.dims, target_epsilon, delta, count, clip_value)
         self.epsilon_spent, self.steps_taken = 0.0, 0
         self.rng, self.torch_generator = as_rng(rng), torch_generator
@@ -205,7 +209,8 @@ class DPShuffleGenerator:
         "Clip and block-shuffle each gradient; return (private_grads, epsilon_spent, delta) as in Algorithm 3."
         gradients = list(gradients)
         if len(gradients) != len(self.optimal_block_sizes):
-            raise ValueError(f'gradients must have one tensor per group ({len(self.optimal_block_sizes)}); got {len(gradients)}')
+            raise ValueError(f'gradients must have one tensor per group ({len(self.optimal_block_sizes)}); '
+                             f'got {len(gradients)}')
         out = []
         for g, b in zip(gradients, self.optimal_block_sizes):
             if _is_torch(g):
@@ -213,14 +218,16 @@ class DPShuffleGenerator:
                 out.append(torch_block_shuffle(torch_clip_gradient(g, self.clip_value), b, self.torch_generator))
             else: out.append(block_shuffle(clip_gradient(g, self.clip_value), b, self.rng))
         self.steps_taken += 1
-        self.epsilon_spent = blogs_total_epsilon(self.dims, self.optimal_block_sizes, self.clip_value, self.steps, self.delta)
+        self.epsilon_spent = blogs_total_epsilon(self.dims, self.optimal_block_sizes, self.clip_value, self.steps,
+                                                 self.delta)
         return out, self.epsilon_spent, self.delta
 
     def step_(self, parameters):
         "Training-loop hook: replace `p.grad` of every trainable parameter by its clipped, block-shuffled version."
         params = [p for p in parameters if getattr(p, 'requires_grad', True)]
         grads = [p.grad for p in params]
-        if any(g is None for g in grads): raise ValueError('every trainable parameter must have a .grad (call backward first)')
+        if any(g is None for g in grads):
+            raise ValueError('every trainable parameter must have a .grad (call backward first)')
         new, _, _ = self.generate(grads)
         for p, g in zip(params, new):
             if _is_torch(g): p.grad.copy_(g)

@@ -13,7 +13,8 @@ from collections import Counter
 import numpy as np
 from scipy import special
 from numpy.lib.stride_tricks import sliding_window_view
-from ..core import check_array, check_int, check_positive, check_probability, logsumexp, log_expm1, in_test
+from ..core import (
+    check_array, check_int, check_positive, check_probability, logsumexp, log_expm1, in_test)
 
 # %% ../../nbs/10_shuffle_gaussian.ipynb #e67940ee
 def _series_logcoeffs(L:int, c:float):
@@ -119,7 +120,8 @@ def shuffle_gaussian_log_excess(orders, # integer Rényi orders >= 2
                                )->np.ndarray:
     "log S(λ) where exp((λ-1) ε(λ)) = 1 + S(λ) in Theorem 1; `-inf` where S underflows to an exact 0 (never for n > 1)."
     o, n, sigma = _validate(orders, n, sigma)
-    if method not in ('auto', 'miller', 'powering'): raise ValueError(f"method must be 'auto', 'miller' or 'powering'; got {method!r}")
+    if method not in ('auto', 'miller', 'powering'):
+        raise ValueError(f"method must be 'auto', 'miller' or 'powering'; got {method!r}")
     L, c = int(o.max()), 1.0/(2.0*sigma**2)
     if method == 'miller' or (method == 'auto' and n >= L): E = _log_excess_miller(L, n, c)
     else: E = _log_excess_powering(L, n, c)
@@ -182,7 +184,7 @@ def shuffle_gaussian_rdp_partitions(order:int, # integer Rényi order λ >= 2
                                     n:int, # number of users, >= 1
                                     sigma:float, # noise standard deviation (sensitivity 1)
                                    )->float:
-    "Theorem 1 by the paper's Algorithm 1 (sum over integer partitions, those with more than n parts excluded); cost ~p(λ)."
+    "Theorem 1 by the paper's Algorithm 1 (sum over integer partitions, those with > n parts excluded); cost ~p(λ)."
     order, n, sigma = check_int('order', order, lo=2), check_int('n', n, lo=1), check_positive('sigma', sigma)
     c = 1.0/(2.0*sigma**2)
     lfac = special.gammaln(np.arange(order + 1, dtype=float) + 1.0)   # lfac[k] = log k!
@@ -217,7 +219,7 @@ def shuffle_gaussian_epsilon(n:int, # number of users, >= 1
                              count:int=1, # number of adaptively composed rounds
                              max_order:int=2**14, # largest Rényi order considered
                             )->float:
-    "ε of `count` shuffle Gaussian rounds at δ (Theorem 1 + RDP composition + the improved conversion); Theorem 1's pair/direction."
+    "ε of `count` shuffle Gaussian rounds at δ (Thm 1, RDP composition, improved conversion); Thm 1's pair/direction."
     T = check_int('count', count, lo=1)
     check_int('n', n, lo=1); check_positive('sigma', sigma); check_probability('delta', delta)
     max_order = check_int('max_order', max_order, lo=2)

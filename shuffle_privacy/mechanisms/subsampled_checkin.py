@@ -10,7 +10,8 @@ __all__ = ['subsampled_shuffle_gaussian_rdp', 'checkin_rdp_exact', 'checkin_rdp_
 import math, warnings
 import numpy as np
 from scipy import special, stats
-from ..core import check_array, check_int, check_positive, check_probability, logsumexp, log_expm1, in_test
+from ..core import (
+    check_array, check_int, check_positive, check_probability, logsumexp, log_expm1, in_test)
 from .shuffle_gaussian import shuffle_gaussian_rdp, _log_excess_miller_many
 from ..accounting.events import wbk_subsampled_rdp, monotone_envelope
 from ..accounting.conversions import rdp_to_dp_growing
@@ -87,10 +88,10 @@ def checkin_rdp_exact(orders, # integer Rényi orders λ >= 2
                       probability:float, # γ: check-in probability in (0, 1]
                       sigma:float, # noise standard deviation (sensitivity 1)
                       *,
-                      tail:float=1e-15, # target size of the certified remainder relative to e^{(λ-1)ε} (sets the truncation)
+                      tail:float=1e-15, # target certified remainder, relative to e^{(λ-1)ε} (sets the truncation)
                       return_details:bool=False, # also return (k_lo, k_hi, log of the certified dropped part)
                      ):
-    """Eq. 17 (shuffled check-in RDP) summed exactly over the central binomial range + a certified bound on the dropped tails.
+    """Eq. 17 (shuffled check-in RDP): exact sum over the central binomial range + certified bound on the dropped tails.
     Departs from the printed Eq. 17 in sound ways (see the notebook): the k = 0 term (nobody checks in) is included,
     each Theorem 2 term is capped by the un-subsampled curve, and the result is made monotone in λ."""
     o = check_array('orders', orders, lo=2, integer=True).astype(np.int64).ravel()
@@ -100,7 +101,8 @@ def checkin_rdp_exact(orders, # integer Rényi orders λ >= 2
     tail = check_probability('tail', tail)
     B = stats.binom(n, gamma)
     L = int(o.max())
-    p_cut = max(tail*math.exp(-min((L - 1)*L/(2*sigma**2), 650.0)), 1e-300)   # so the certified remainder is ~tail relative
+    # so the certified remainder is ~tail relative
+    p_cut = max(tail*math.exp(-min((L - 1)*L/(2*sigma**2), 650.0)), 1e-300)
     # upper cut from the mirrored binomial n - K ~ Bin(n, 1-γ): scipy's isf returns n below ~1e-17, which kept every
     # k up to n (cost linear in n); P(K > n - j) < p_cut for j = its ppf(p_cut), and the remainder uses B.logsf
     k_lo = max(int(B.ppf(p_cut)), 1)
@@ -124,14 +126,15 @@ def checkin_rdp_chernoff(orders, # integer Rényi orders λ >= 2
                          sigma:float, # noise standard deviation (sensitivity 1)
                          *,
                          deltas=None, # grid of Δ in (0, 1) to optimise over (default: 60 points)
-                         drop_chernoff_term:bool=False, # reproduce the public code's bug (under-reports; for comparison only)
+                         drop_chernoff_term:bool=False, # reproduce the public code's bug (under-reports; to compare)
                         )->np.ndarray:
-    "Theorem 3 (corrected): Chernoff split of Eq. 17 at (1-Δ)nγ, minimised over Δ; relies on Conjecture 1 (proved in notebook 21)."
+    "Theorem 3 (corrected): Chernoff split of Eq. 17 at (1-Δ)nγ, min over Δ; uses Conjecture 1 (proved in notebook 21)."
     o = check_array('orders', orders, lo=2, integer=True).astype(np.int64).ravel()
     n, sigma = check_int('num_users', num_users, lo=1), check_positive('sigma', sigma)
     gamma = check_probability('probability', probability, closed=True)
     if gamma == 0: raise ValueError('probability must be in (0, 1]; got 0')
-    deltas = np.linspace(0.005, 0.995, 60) if deltas is None else check_array('deltas', deltas, lo=0, hi=1, lo_open=True, hi_open=True)
+    deltas = (np.linspace(0.005, 0.995, 60) if deltas is None
+              else check_array('deltas', deltas, lo=0, hi=1, lo_open=True, hi_open=True))
     mu = n*gamma
     kstar = np.minimum(np.floor((1 - deltas)*mu).astype(np.int64) + 1, n)
     uniq = np.unique(np.r_[1, kstar])
