@@ -54,8 +54,10 @@ def test_calibrate_with_pld():
     assert s < s_rdp                                 # exact accounting needs less noise
 
 def test_unsupported_and_bad_input():
-    with pytest.raises(sp.UnsupportedEventError, match='PoissonSampledDpEvent'):
-        PldAccountant().compose(dp_accounting.PoissonSampledDpEvent(0.1, GaussianDpEvent(1.0)))
+    with pytest.raises(sp.UnsupportedEventError, match='LaplaceDpEvent'):
+        PldAccountant().compose(dp_accounting.PoissonSampledDpEvent(0.1, LaplaceDpEvent(1.0)))
+    with pytest.raises(sp.UnsupportedEventError, match='SampledWithoutReplacementDpEvent'):
+        PldAccountant().compose(dp_accounting.SampledWithoutReplacementDpEvent(10, 2, GaussianDpEvent(1.0)))
     with pytest.raises(ValueError, match='noise_multiplier'):      # below σ = 2 the shuffle Gaussian PLD refuses
         PldAccountant().compose(sp.ShuffleGaussianEvent(100, 1.0))
     with pytest.raises(ValueError, match='target_delta'): PldAccountant().get_epsilon(0.0)
@@ -63,3 +65,18 @@ def test_unsupported_and_bad_input():
     with pytest.raises(ValueError, match='neighboring_relation'):
         PldAccountant(neighboring_relation=dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE)
     assert PldAccountant().get_epsilon(1e-6) == 0.0 and PldAccountant().get_delta(0.0) == 0.0
+
+@pytest.mark.parametrize('q, z', [(0.1, 1.0), (0.5, 2.0), (1.0, 0.8)])
+def test_poisson_gaussian_replace_one_against_quadrature(q, z):
+    "The replace-one pair (1-q)N(0) + qN(-1) vs (1-q)N(0) + qN(1), z = noise multiplier: delta by quadrature."
+    from scipy import integrate, stats
+    import dp_accounting
+    from shuffle_privacy.accounting.pld import pld_of
+    pair = pld_of(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(z)), 1e-4)
+    p = lambda x: (1 - q)*stats.norm.pdf(x, 0, z) + q*stats.norm.pdf(x, -1, z)
+    r = lambda x: (1 - q)*stats.norm.pdf(x, 0, z) + q*stats.norm.pdf(x, 1, z)
+    for e in (0.05, 0.3, 1.0):
+        ref = integrate.quad(lambda x: max(p(x) - math.exp(e)*r(x), 0.0), -40*z, 40*z, points=[-1, 0, 1],
+                             limit=400, epsabs=1e-14)[0]
+        lo, up = pair.delta_bounds(e)
+        assert lo - 1e-9 <= ref <= up + 1e-9, (e, lo, ref, up)

@@ -96,6 +96,20 @@ def _(event:dp_event.RandomizedResponseDpEvent, value_discretization_interval):
         value_discretization_interval=value_discretization_interval))
 
 @pld_of.register
+def _(event:dp_event.PoissonSampledDpEvent, value_discretization_interval):
+    "Replace-one: records of norm <= 1 (in units of the noise), so a replacement moves the sum by up to 2."
+    q = check_probability('PoissonSampledDpEvent.sampling_probability', event.sampling_probability, closed=True)
+    inner = event.event
+    if not isinstance(inner, dp_event.GaussianDpEvent):
+        raise UnsupportedEventError(f'PoissonSampledDpEvent is supported with a GaussianDpEvent inside, '
+                                    f'not {type(inner).__name__}')
+    z = check_positive('GaussianDpEvent.noise_multiplier', inner.noise_multiplier)
+    if q == 0: return _both(lambda pe: _pld.identity(value_discretization_interval))
+    return _both(lambda pe: _pld.from_gaussian_mechanism(
+        z, pessimistic_estimate=pe, use_connect_dots=pe, value_discretization_interval=value_discretization_interval,
+        sampling_prob=q, neighboring_relation=NeighboringRelation.REPLACE_ONE))
+
+@pld_of.register
 def _(event:dp_event.SelfComposedDpEvent, value_discretization_interval):
     c = check_int('SelfComposedDpEvent.count', event.count, lo=1)
     return pld_of(event.event, value_discretization_interval).self_compose(c)
