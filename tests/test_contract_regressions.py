@@ -334,3 +334,10 @@ def test_online_limit_upper_end_non_increasing_at_large_epsilon():
     for f, kw in ((online_gaussian_delta, dict(g, diameter=1.0)), (online_laplace_delta, dict(g, a=0.0, b=1.0))):
         ups = [f(e, n=None, **kw)[1] for e in np.linspace(0.0, 300.0, 61)]
         assert all(0.0 <= u <= 1.0 for u in ups) and all(b <= a for a, b in zip(ups, ups[1:])), ups
+
+def test_reverse_direction_capped_at_huge_sigma():
+    "shuffle_gaussian_rdp_reverse returned 3e13 at n = 1e6, sigma = 1e20 (quadrature); the Gaussian RDP caps it."
+    from shuffle_privacy.mechanisms.shuffle_gaussian_soundness import shuffle_gaussian_rdp_reverse
+    o = np.array([2.0, 4.0, 16.0])
+    r = shuffle_gaussian_rdp_reverse(o, 10**6, 1e20)
+    assert np.all(np.isfinite(r)) and np.all(r <= o/(2*1e40)*(1 + 1e-12)) and np.all(np.diff(r) >= 0)

@@ -1,7 +1,8 @@
 """Domains of `shuffle_privacy.mechanisms.shuffle_gaussian_soundness` (see tests/contract_spec.py).
 
-Quadrature and Monte Carlo: the quick run keeps sizes small. The reverse-direction quadrature is declared only on
-σ in [0.5, 1e6], n <= 1e4: at n = 1e6, σ = 1e20 it returned nonsense (3e13) in a fuzz run; open, see notes/sg.md."""
+Quadrature and Monte Carlo: the quick run keeps sizes small. The reverse-direction quadrature is declared on
+σ in [0.5, 1e6], n <= 1e4 to keep the run short; at n = 1e6, σ = 1e20 it once returned 3e13, and is now capped by
+the Gaussian RDP λ/(2σ²) (1e-40 at λ = 2 there; tests/test_contract_regressions.py)."""
 import numpy as np
 from hypothesis import strategies as st
 from contract_spec import Domain, log_uniform, ints, orders
