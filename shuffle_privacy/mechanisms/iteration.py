@@ -11,7 +11,7 @@ __all__ = ['theta', 'Contraction', 'contraction_factor', 'gaussian_constants', '
            'OnlineGaussianPNSGDEvent', 'OnlineLaplacePNSGDEvent']
 
 # %% ../../nbs/15_iteration.ipynb #4a38cbb9
-import math, numbers
+import math, numbers, warnings
 from typing import NamedTuple
 import numpy as np
 from scipy import special, integrate
@@ -75,7 +75,7 @@ def _log_theta_parts(eps:float, r):
         if big.any():
             tmp = l1m[pos]; tmp[big] = math.log(2.0) + log_norm_sf(rp[big]/2); l1m[pos] = tmp
         return lt, l1m
-    lm = _log1m_theta(eps, rp)
+    lm = np.minimum(_log1m_theta(eps, rp), 0.0)   # log(1 - theta) <= 0: cancellation at r ~ 1e40 overshot
     l1m[pos] = lm
     with np.errstate(over='ignore'): u, w = rp/2, eps/rp
     out = np.empty_like(rp)
@@ -484,7 +484,7 @@ def _online_log_terms(p, t):
             return np.log1p(-np.exp(np.minimum(0.0, p['eps']/2 - np.log(t**p['alpha']/p['C1'] + p['C2']))))
     lt = -p['alpha']*np.log(t)
     l1m = _online_log1mB(p, lt)
-    with np.errstate(divide='ignore'):
+    with np.errstate(divide='ignore', invalid='ignore'):   # entries with B <= 1/2 are replaced just below
         out = np.log1p(-np.exp(l1m))
     low = l1m >= _LOG_HALF               # B <= 1/2: take log theta directly for full relative accuracy
     if low.any():
@@ -550,9 +550,12 @@ def _online_integral(p, T):
     ls_star = (a_ - 1)/a_*(-math.log(p['C1']) - math.log(max(p['C2'], 1.0)))
     lo = max(min(ls_star, math.log(S)) - 40, -740)
     points = np.exp(np.arange(math.log(S), lo, -math.log(10))[1:])
-    try: val, err = integrate.quad(f, 0.0, S, epsabs=0.0, epsrel=1e-12, limit=max(400, 4*len(points)),
-                                   points=points if len(points) else None)
-    except OverflowError: return -math.inf, 0.0   # |log B|/tau > e^709 (e^{eps/2} C1 huge): B ~ 0, the product is 0
+    with warnings.catch_warnings():               # quad's accuracy warnings: `err` is used, and capped below
+        warnings.simplefilter('ignore', integrate.IntegrationWarning)
+        try: val, err = integrate.quad(f, 0.0, S, epsabs=0.0, epsrel=1e-12, limit=max(400, 4*len(points)),
+                                       points=points if len(points) else None)
+        except OverflowError:     # |log B|/tau > e^709 (e^{eps/2} C1 huge): B ~ 0, the product is 0
+            return -math.inf, 0.0
     return min(val, 0.0), err                     # the integral of log B <= 0
 
 def _online_delta(p, n, exact_terms):
