@@ -115,3 +115,23 @@ def test_adaptive_grid_composition_and_fixed_grid():
     flo, fup = sp.PldAccountant(value_discretization_interval=1e-4).compose(ev, 100).get_epsilon_bounds(1e-5)
     assert up - lo <= 0.01*up and flo <= lo <= up <= fup and fup - flo > 0.5*fup
     assert sp.PldAccountant().compose(ev, 100).get_delta(up) <= 1e-5*(1 + 1e-9)
+
+def test_sigma_1_5_from_five_users():
+    "Below sigma = 2 from n = 5 on: Monte Carlo inside the interval at n = 5, the GDP limit at n = 1e8, 1% at 1e-10."
+    rng = np.random.default_rng(1)
+    n, s, e = 5, 1.5, 0.5
+    W = np.exp(rng.standard_normal((400_000, n))/s - 0.5/s**2).mean(axis=1)
+    vals = np.maximum(W - math.exp(e), 0); est, se = vals.mean(), vals.std()/math.sqrt(len(vals))
+    lo, up = shuffle_gaussian_delta_bounds(n, s, e)
+    assert lo - 5*se <= est <= up + 5*se
+    lo, up = sp.PldAccountant().compose(sp.ShuffleGaussianEvent(5, s)).get_epsilon_bounds(1e-6)
+    assert 0 < lo <= up and up - lo <= 0.01*up
+    n = 10**8; mu = math.sqrt(math.expm1(1/s**2)/n)
+    for e in (0.0, 1e-4, 5e-4):
+        gdp = stats.norm.cdf(-e/mu + mu/2) - math.exp(e)*stats.norm.cdf(-e/mu - mu/2)
+        lo, up = shuffle_gaussian_delta_bounds(n, s, e)
+        assert lo <= gdp*1.02 and gdp <= up*1.02
+    lo, up = sp.PldAccountant().compose(sp.ShuffleGaussianEvent(10**9, s)).get_epsilon_bounds(1e-10)
+    assert 0 < lo <= up and up - lo <= 0.01*up
+    with pytest.raises(ValueError, match='>= 2.0'): shuffle_gaussian_pld(4, 1.9)
+    with pytest.raises(ValueError, match='>= 1.5'): shuffle_gaussian_pld(5, 1.4)

@@ -140,7 +140,7 @@ def test_registered_by_the_top_level_import():
     (lambda: subsampled_shuffle_gaussian_pld(10, 5, 3.0, 2.0), 'value_discretization_interval'),
     (lambda: shuffled_checkin_pld(10, 0.0, 3.0), 'probability'),
     (lambda: shuffled_checkin_pld(10, 1.5, 3.0), 'probability'),
-    (lambda: shuffled_checkin_pld(10, 0.5, 1.9), 'RdpAccountant'),
+    (lambda: shuffled_checkin_pld(10, 0.5, 1.4), 'RdpAccountant'),
     (lambda: shuffled_checkin_pld(10, 0.5, 3.0, max_buckets=0), 'max_buckets'),
     (lambda: shuffled_checkin_pld(0, 0.5, 3.0), 'num_users'),
 ])
