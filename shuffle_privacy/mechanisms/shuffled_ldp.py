@@ -108,6 +108,10 @@ class _Acc:
         else: out = {k: v*scale for k, v in self.sparse.items() if v > 0}
         return out or {0: 0.0}
 
+def _check_e0(local_epsilon):
+    "Validate the local ε0 in (0, 700] (e^ε0 stays a double)."
+    return check_real('local_epsilon', local_epsilon, lo=0.0, hi=700.0, lo_open=True)
+
 def clone_pair_pld(n:int, # number of users, >= 1
                    local_epsilon:float, # ε0 > 0 of each user's randomizer
                    *, clone_probability:float|None=None, # p of C ~ Bin(n-1, p); None: e^{-ε0} (FMT21, any randomizer)
@@ -116,7 +120,7 @@ def clone_pair_pld(n:int, # number of users, >= 1
                   )->PldPair:
     "Certified PLD pair of the clones pair (P, Q) (FMT21): losses rounded up/down, truncated mass at infinite loss."
     n = check_int('n', n, lo=1)
-    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=700.0, lo_open=True)
+    e0 = _check_e0(local_epsilon)
     p = math.exp(-e0) if clone_probability is None else check_probability('clone_probability', clone_probability,
                                                                            closed=True)
     d = _check_interval(value_discretization_interval)
@@ -171,7 +175,7 @@ def clones_closed_form_epsilon(delta:float, # δ in (0, 1)
                               )->float:
     "ε of n shuffled ε0-LDP reports by FMT21 Theorem 3.1 (the larger of its two forms); ε0 outside its range."
     delta = check_probability('delta', delta); n = check_int('n', n, lo=1)
-    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=700.0, lo_open=True)
+    e0 = _check_e0(local_epsilon)
     if n < 2 or e0 > math.log(n/(16*math.log(2/delta))): return e0
     a = 8*math.sqrt(math.exp(e0)*math.log(4/delta)/n) + 8*math.exp(e0)/n
     f_printed = math.tanh(e0/2)
@@ -200,7 +204,7 @@ class ShuffledBinaryRREvent(Event):
 def rr_clone_probability(local_epsilon:float, # ε0 > 0
                         )->float:
     "2/(e^ε0 + 1): the clone (blanket) probability of binary randomized response."
-    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=700.0, lo_open=True)
+    e0 = _check_e0(local_epsilon)
     return 2/(math.exp(e0) + 1)
 
 @pld_of.register
@@ -221,7 +225,7 @@ def rr_pair_pld(n:int, # number of users, >= 1
                )->PldPair:
     "Exact PLD pair of shuffled binary RR for the neighbours with all others at 0: a lower bound on the worst case."
     n = check_int('n', n, lo=1)
-    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=700.0, lo_open=True)
+    e0 = _check_e0(local_epsilon)
     d = _check_interval(value_discretization_interval)
     q, q1 = 1/(math.exp(e0) + 1), 1/(1 + math.exp(-e0))                  # q and 1 - q
     mu, sd = (n - 1)*q, math.sqrt((n - 1)*q*q1)
@@ -278,7 +282,7 @@ def rr_worst_case_delta(epsilon:float, # ε >= 0
                        )->float:
     "Exact δ(ε) of shuffled binary RR over all replace-one neighbours (max over the others' ones, both directions)."
     eps = check_real('epsilon', epsilon, lo=0.0); n = check_int('n', n, lo=1)
-    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=700.0, lo_open=True)
+    e0 = _check_e0(local_epsilon)
     if n > _RR_EXACT_MAX_N:
         raise ResourceLimitError(f'rr_worst_case_delta enumerates every dataset: n={n} is above {_RR_EXACT_MAX_N}; '
                                  'use ShuffledBinaryRREvent (upper) and rr_pair_pld (lower) instead')
@@ -296,7 +300,7 @@ def rr_worst_case_epsilon(delta:float, # δ in (0, 1)
                          )->float:
     "Smallest ε (bisection, rounded up) with rr_worst_case_delta(ε) <= δ."
     delta = check_probability('delta', delta); n = check_int('n', n, lo=1)
-    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=700.0, lo_open=True)
+    e0 = _check_e0(local_epsilon)
     if n > _RR_EXACT_MAX_N: rr_worst_case_delta(0.0, n=n, local_epsilon=e0)      # raises ResourceLimitError
     P, Q, dr = _rr_all_m(n, e0)
     f = lambda e: _rr_worst(P, Q, dr, e) <= delta
