@@ -934,6 +934,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                                       'shuffle_privacy/mechanisms/shuffled_ldp.py'),
                                                          'shuffle_privacy.mechanisms.shuffled_ldp._check_e0': ( 'shuffled_ldp.html#_check_e0',
                                                                                                                 'shuffle_privacy/mechanisms/shuffled_ldp.py'),
+                                                         'shuffle_privacy.mechanisms.shuffled_ldp._check_target': ( 'shuffled_ldp.html#_check_target',
+                                                                                                                    'shuffle_privacy/mechanisms/shuffled_ldp.py'),
                                                          'shuffle_privacy.mechanisms.shuffled_ldp._g': ( 'shuffled_ldp.html#_g',
                                                                                                          'shuffle_privacy/mechanisms/shuffled_ldp.py'),
                                                          'shuffle_privacy.mechanisms.shuffled_ldp._log_binom_half': ( 'shuffled_ldp.html#_log_binom_half',

@@ -112,6 +112,10 @@ def _check_e0(local_epsilon):
     "Validate the local ε0 in (0, 700] (e^ε0 stays a double)."
     return check_real('local_epsilon', local_epsilon, lo=0.0, hi=700.0, lo_open=True)
 
+def _check_target(delta, n, local_epsilon):
+    "Validate (δ in (0, 1), n >= 1, ε0) of an ε-for-δ query."
+    return check_probability('delta', delta), check_int('n', n, lo=1), _check_e0(local_epsilon)
+
 def clone_pair_pld(n:int, # number of users, >= 1
                    local_epsilon:float, # ε0 > 0 of each user's randomizer
                    *, clone_probability:float|None=None, # p of C ~ Bin(n-1, p); None: e^{-ε0} (FMT21, any randomizer)
@@ -174,8 +178,7 @@ def clones_closed_form_epsilon(delta:float, # δ in (0, 1)
                                local_epsilon:float, # ε0 > 0
                               )->float:
     "ε of n shuffled ε0-LDP reports by FMT21 Theorem 3.1 (the larger of its two forms); ε0 outside its range."
-    delta = check_probability('delta', delta); n = check_int('n', n, lo=1)
-    e0 = _check_e0(local_epsilon)
+    delta, n, e0 = _check_target(delta, n, local_epsilon)
     if n < 2 or e0 > math.log(n/(16*math.log(2/delta))): return e0
     a = 8*math.sqrt(math.exp(e0)*math.log(4/delta)/n) + 8*math.exp(e0)/n
     f_printed = math.tanh(e0/2)
@@ -299,8 +302,7 @@ def rr_worst_case_epsilon(delta:float, # δ in (0, 1)
                           local_epsilon:float, # ε0 > 0
                          )->float:
     "Smallest ε (bisection, rounded up) with rr_worst_case_delta(ε) <= δ."
-    delta = check_probability('delta', delta); n = check_int('n', n, lo=1)
-    e0 = _check_e0(local_epsilon)
+    delta, n, e0 = _check_target(delta, n, local_epsilon)
     if n > _RR_EXACT_MAX_N: rr_worst_case_delta(0.0, n=n, local_epsilon=e0)      # raises ResourceLimitError
     P, Q, dr = _rr_all_m(n, e0)
     f = lambda e: _rr_worst(P, Q, dr, e) <= delta
