@@ -201,3 +201,12 @@ def test_resource_limit_names_alternative():
 def test_bad_inputs(call):
     with pytest.raises(ValueError):
         call()
+
+def test_closed_form_printed_is_below_max_and_is_the_experiments_row():
+    "form='printed' is the paper's tanh(eps0/2) form (paper 004's Table 1 clones row); 'max' adds the authors' code form."
+    from shuffle_privacy.experiments.shuffle_gaussian import clones_epsilon
+    for e0, n, d in ((0.5, 10**4, 1e-6), (1.2, 10**4, 1e-6), (4.0, 10**5, 1e-6)):
+        p = clones_closed_form_epsilon(d, n=n, local_epsilon=e0, form='printed')
+        ref = math.log1p(math.tanh(e0/2)*(8*math.sqrt(math.exp(e0)*math.log(4/d)/n) + 8*math.exp(e0)/n))
+        assert p == pytest.approx(min(e0, ref), rel=1e-14) and p <= clones_closed_form_epsilon(d, n=n, local_epsilon=e0)
+        assert clones_epsilon(e0, n, d) == p

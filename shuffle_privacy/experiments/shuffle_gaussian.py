@@ -12,6 +12,7 @@ import numpy as np
 from scipy import optimize, stats
 from ..core import check_int, check_positive, check_probability, check_array, log1mexp, in_test, as_rng
 from ..core import expand_bracket
+from ..mechanisms.shuffled_ldp import clones_closed_form_epsilon
 from ..accounting.conversions import (rdp_to_dp, gdp_delta, gdp_epsilon, optimal_composition_epsilon,
                                                     OrderGridWarning, pure_dp_to_rdp)
 from ..accounting.composition import exact_epsilon, advanced_epsilon
@@ -28,8 +29,7 @@ def clones_epsilon(epsilon0:float, # local ε0 > 0
     epsilon0, n, delta = (check_positive('epsilon0', epsilon0), check_int('n', n, lo=1),
                           check_probability('delta', delta))
     if epsilon0 > math.log(n/(16*math.log(2/delta))): return math.inf
-    a = math.expm1(epsilon0)/(math.exp(epsilon0) + 1)
-    return math.log1p(a*(8*math.sqrt(math.exp(epsilon0)*math.log(4/delta)/n) + 8*math.exp(epsilon0)/n))
+    return clones_closed_form_epsilon(delta, n=n, local_epsilon=epsilon0, form='printed')   # notebook 19
 
 def gaussian_ldp_eps0(delta0:float, # local δ0 in (0, 1)
                       sigma:float, # noise standard deviation

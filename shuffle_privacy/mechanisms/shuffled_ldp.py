@@ -176,14 +176,16 @@ def clone_pair_pld(n:int, # number of users, >= 1
 def clones_closed_form_epsilon(delta:float, # δ in (0, 1)
                                *, n:int, # number of users, >= 1
                                local_epsilon:float, # ε0 > 0
+                               form:str='max', # 'max' of the printed and the authors' code forms, or 'printed'
                               )->float:
     "ε of n shuffled ε0-LDP reports by FMT21 Theorem 3.1 (the larger of its two forms); ε0 outside its range."
     delta, n, e0 = _check_target(delta, n, local_epsilon)
+    if form not in ('max', 'printed'): raise ValueError(f"form must be 'max' or 'printed'; got {form!r}")
     if n < 2 or e0 > math.log(n/(16*math.log(2/delta))): return e0
     a = 8*math.sqrt(math.exp(e0)*math.log(4/delta)/n) + 8*math.exp(e0)/n
-    f_printed = math.tanh(e0/2)
-    f_code = -math.expm1(-e0)/(1 + math.exp(-e0 - math.log1p(a)))
-    return float(min(e0, np.nextafter(math.log1p(max(f_printed, f_code)*a), np.inf)))
+    f = math.tanh(e0/2)                                                   # as printed: (e^ε0 - 1)/(e^ε0 + 1)
+    if form == 'max': f = max(f, -math.expm1(-e0)/(1 + math.exp(-e0 - math.log1p(a))))   # the authors' code
+    return float(min(e0, np.nextafter(math.log1p(f*a), np.inf)))
 
 # %% ../../nbs/19_shuffled_ldp.ipynb #146ae752
 @dataclasses.dataclass(frozen=True)

@@ -31,10 +31,11 @@ DOMAINS = {
                  dict(n=10, local_epsilon=1.0, clone_probability=1.5), dict(n=10, local_epsilon=1.0, width=0.5),
                  dict(n=10, local_epsilon=1.0, value_discretization_interval=2.0))),
     M + 'clones_closed_form_epsilon': Domain(st.fixed_dictionaries(
-        dict(delta=probability(1e-300, 0.99), n=ints(1, 10**12), local_epsilon=_e0)), kind='epsilon',
+        dict(delta=probability(1e-300, 0.99), n=ints(1, 10**12), local_epsilon=_e0,
+             form=st.sampled_from(['max', 'printed']))), kind='epsilon',
         check=lambda r, kw: r <= kw['local_epsilon'],
         invalid=(dict(delta=0.0, n=10, local_epsilon=1.0), dict(delta=1e-6, n=0, local_epsilon=1.0),
-                 dict(delta=1e-6, n=10, local_epsilon=-1.0))),
+                 dict(delta=1e-6, n=10, local_epsilon=-1.0), dict(delta=1e-6, n=10, local_epsilon=1.0, form='x'))),
     M + 'rr_clone_probability': Domain(st.fixed_dictionaries(dict(local_epsilon=_e0)), kind='probability',
         invalid=(dict(local_epsilon=0.0), dict(local_epsilon=-2.0))),
     M + 'rr_pair_pld': Domain(st.fixed_dictionaries(
