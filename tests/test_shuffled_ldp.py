@@ -210,3 +210,19 @@ def test_closed_form_printed_is_below_max_and_is_the_experiments_row():
         ref = math.log1p(math.tanh(e0/2)*(8*math.sqrt(math.exp(e0)*math.log(4/d)/n) + 8*math.exp(e0)/n))
         assert p == pytest.approx(min(e0, ref), rel=1e-14) and p <= clones_closed_form_epsilon(d, n=n, local_epsilon=e0)
         assert clones_epsilon(e0, n, d) == p
+
+def test_margins_at_the_largest_loss_keep_composition_finite_and_certified():
+    "The truncation and rounding margins sit at loss eps0, not at infinity: k rounds do not pile up a k*1e-9 floor."
+    from scipy import stats
+    p = clone_pair_pld(1000, 1.0)
+    lo, up = p.self_compose(200).epsilon_bounds(1e-7)
+    assert 0 < lo <= up < math.inf
+    n, e0 = 4, 1.0                                  # two rounds of binary RR against enumeration of the product pair
+    q = 1/(math.exp(e0) + 1); T = stats.binom.pmf(np.arange(n + 1), n - 1, q); Tm = np.r_[0.0, T[:-1]]
+    P, Q = (1 - q)*T + q*Tm, q*T + (1 - q)*Tm
+    P2, Q2 = np.outer(P, P).ravel(), np.outer(Q, Q).ravel()
+    pair = rr_pair_pld(n, e0).self_compose(2)
+    for e in (0.0, 0.3, 1.0):
+        exact = max(np.maximum(P2 - math.exp(e)*Q2, 0).sum(), np.maximum(Q2 - math.exp(e)*P2, 0).sum())
+        dlo, dup = pair.delta_bounds(e)
+        assert dlo - 1e-12 <= exact <= dup + 1e-12, (e, dlo, exact, dup)

@@ -24,7 +24,7 @@ def _stirlerr(k):
     "log k! - [(k + 1/2) log k - k + log(2π)/2] for an array of integers k >= 0 (0 at k = 0)."
     k = np.asarray(k, dtype=float)
     km = np.maximum(k, 1.0); i2 = 1.0/(km*km)
-    out = (1/12 - i2*(1/360 - i2*(1/1260 - i2*(1/1680 - i2/1188))))/km   # Stirling series: error < 1e-17 for k >= 16
+    out = (1/12 - i2*(1/360 - i2*(1/1260 - i2*(1/1680 - i2/1188))))/km   # Stirling series: error < 2e-16 for k >= 16
     small = k < 16
     if small.any():
         ks = k[small]
@@ -120,9 +120,9 @@ def clone_pair_pld(n:int, # number of users, >= 1
                    local_epsilon:float, # ε0 > 0 of each user's randomizer
                    *, clone_probability:float|None=None, # p of C ~ Bin(n-1, p); None: e^{-ε0} (FMT21, any randomizer)
                    value_discretization_interval:float=1e-4, # grid of the privacy loss, in [1e-7, 1]
-                   width:float=8.0, # standard deviations of C and of A summed; the rest is bounded (infinite loss)
+                   width:float=8.0, # standard deviations of C and of A summed; the rest is bounded (at the largest loss)
                   )->PldPair:
-    "Certified PLD pair of the clones pair (P, Q) (FMT21): losses rounded up/down, truncated mass at infinite loss."
+    "Certified PLD pair of the clones pair (P, Q) (FMT21): losses rounded up/down, truncated mass at loss ε0."
     n = check_int('n', n, lo=1)
     e0 = _check_e0(local_epsilon)
     p = math.exp(-e0) if clone_probability is None else check_probability('clone_probability', clone_probability,
@@ -165,7 +165,9 @@ def clone_pair_pld(n:int, # number of users, >= 1
         lo.add(np.floor((Lall - _ETA_LOSS)/d).astype(np.int64), w)
     scale = math.exp(-_ETA)
     pm_up, pm_lo = up.pmf(scale), lo.pmf(scale)
-    inf_up = min(1.0, max(0.0, 1.0 - math.fsum(pm_up.values())) + 1e-13)  # tails and margins: infinite loss
+    # tails and margins at the largest loss (every true loss is <= ε0 <= kmax d), not at infinity
+    pm_up[kmax] = pm_up.get(kmax, 0.0) + max(0.0, 1.0 - math.fsum(pm_up.values())) + 1e-13
+    inf_up = 0.0
     pess = _pld.PrivacyLossDistribution.create_from_rounded_probability(
         pm_up, inf_up, d, pessimistic_estimate=True, symmetric=True)
     opt = _pld.PrivacyLossDistribution.create_from_rounded_probability(
@@ -254,7 +256,8 @@ def rr_pair_pld(n:int, # number of users, >= 1
             acc.add((np.ceil((x + _ETA_LOSS)/d) if pess else np.floor((x - _ETA_LOSS)/d)).astype(np.int64),
                     np.exp(lm[ok]))
             pm = acc.pmf(math.exp(-_ETA))
-            inf = min(1.0, max(0.0, 1.0 - math.fsum(pm.values())) + 1e-13) if pess else 0.0
+            if pess: pm[kmax] = pm.get(kmax, 0.0) + max(0.0, 1.0 - math.fsum(pm.values())) + 1e-13   # |L| <= ε0
+            inf = 0.0
             dirs.append((pm, inf))
         pairs.append(_pld.PrivacyLossDistribution.create_from_rounded_probability(
             dirs[0][0], dirs[0][1], d, pessimistic_estimate=pess, rounded_probability_mass_function_add=dirs[1][0],
