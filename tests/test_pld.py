@@ -58,7 +58,7 @@ def test_unsupported_and_bad_input():
         PldAccountant().compose(dp_accounting.PoissonSampledDpEvent(0.1, LaplaceDpEvent(1.0)))
     with pytest.raises(sp.UnsupportedEventError, match='SampledWithoutReplacementDpEvent'):
         PldAccountant().compose(dp_accounting.SampledWithoutReplacementDpEvent(10, 2, GaussianDpEvent(1.0)))
-    with pytest.raises(ValueError, match='noise_multiplier'):      # below σ = 2 the shuffle Gaussian PLD refuses
+    with pytest.raises(ValueError, match="noise_multiplier"):      # below its bound (1.5 from 5 users) the PLD refuses
         PldAccountant().compose(sp.ShuffleGaussianEvent(100, 1.0))
     with pytest.raises(ValueError, match='target_delta'): PldAccountant().get_epsilon(0.0)
     with pytest.raises(ValueError, match='target_epsilon'): PldAccountant().get_delta(-1.0)
@@ -80,3 +80,15 @@ def test_poisson_gaussian_replace_one_against_quadrature(q, z):
                              limit=400, epsabs=1e-14)[0]
         lo, up = pair.delta_bounds(e)
         assert lo - 1e-9 <= ref <= up + 1e-9, (e, lo, ref, up)
+
+def test_adaptive_grid_inverse_supports_and_profile_lower_end():
+    "get_delta(get_epsilon(d)) <= d with the adaptive grid; supports() looks inside Poisson; profiles: lower end 0."
+    acc = PldAccountant().compose(GaussianDpEvent(1e4))
+    for d in (1e-5, 1e-7):
+        assert acc.get_delta(acc.get_epsilon(d)) <= d
+    assert len(acc._fine) <= 2                                   # only the two finest grids are kept
+    assert not PldAccountant().supports(dp_accounting.PoissonSampledDpEvent(0.1, LaplaceDpEvent(1.0)))
+    assert PldAccountant().supports(dp_accounting.PoissonSampledDpEvent(0.1, GaussianDpEvent(1.0)))
+    ev = sp.ShuffledPNSGDEvent(n=1000, L=1.0, sigma=2.0, eta=0.05, diameter=1.0, beta=1.0, rho=0.0)
+    lo, up = PldAccountant().compose(ev).compose(GaussianDpEvent(5.0)).get_epsilon_bounds(1e-5)
+    assert lo == 0.0 < up

@@ -30,14 +30,18 @@ class PldPair(NamedTuple):
     "A pessimistic PLD (its δ is an upper bound) and an optimistic PLD (a lower bound) of one mechanism."
     upper: _pld.PrivacyLossDistribution
     lower: _pld.PrivacyLossDistribution
+    lower_certified: bool = True   # False: `lower` bounds a dominating pair, not the mechanism (privacy profiles)
 
     def compose(self, other:'PldPair')->'PldPair':
         "Both ends composed with another pair's."
-        with _quiet_overflow(): return PldPair(self.upper.compose(other.upper), self.lower.compose(other.lower))
+        with _quiet_overflow():
+            return PldPair(self.upper.compose(other.upper), self.lower.compose(other.lower),
+                           self.lower_certified and other.lower_certified)
 
     def self_compose(self, count:int)->'PldPair':
         "Both ends composed `count` times with themselves."
-        with _quiet_overflow(): return PldPair(self.upper.self_compose(count), self.lower.self_compose(count))
+        with _quiet_overflow():
+            return PldPair(self.upper.self_compose(count), self.lower.self_compose(count), self.lower_certified)
 
     def delta_bounds(self, epsilon:float)->tuple:
         "(lower, upper) on δ(ε)."
@@ -131,7 +135,7 @@ class PldAccountant(dp_accounting.PrivacyAccountant):
                  # grid of the privacy loss; None: 1e-4, refined on demand
                  value_discretization_interval:float|None=None,
                  neighboring_relation:NeighboringRelation=NeighboringRelation.REPLACE_ONE, # only REPLACE_ONE
-                 rtol:float=0.01, # adaptive grid: refine (10x per step) until upper - lower <= rtol * upper
+                 rtol:float=0.01, # adaptive grid: refine (2x to 1000x per step) until upper - lower <= rtol * upper
                 ):
         if neighboring_relation != NeighboringRelation.REPLACE_ONE:
             raise ValueError(f'neighboring_relation must be NeighboringRelation.REPLACE_ONE; '
@@ -149,6 +153,8 @@ def _pld_supports(event):
         hint = (' (a privacy profile: `import shuffle_privacy` registers its PLD, notebook 07)'
                 if isinstance(event, ProfileEvent) else '')
         return f'no PLD is registered for {type(event).__name__}{hint} (see shuffle_privacy.pld_of.register)'
+    if isinstance(event, dp_event.PoissonSampledDpEvent) and not isinstance(event.event, dp_event.GaussianDpEvent):
+        return f'PoissonSampledDpEvent is supported with a GaussianDpEvent inside, not {type(event.event).__name__}'
     inner = [event.event] if isinstance(event, dp_event.SelfComposedDpEvent) else []
     for e in getattr(event, 'events', None) or inner:
         msg = _pld_supports(e)
@@ -179,9 +185,14 @@ def _points(pair):
     return sum(int(getattr(p, 'size', 0) or len(getattr(p, '_probs', ()))) for p in pmfs)
 
 def _tightest(self, bounds, rel_ok):
-    "Intersect the certified intervals of the base grid and, if adaptive, finer grids (10x each) until `rel_ok`."
+    "Intersect the intervals of the grids composed so far and, if adaptive, of finer ones until `rel_ok`."
     d, pair = self._d, self._pair
     lo, up = bounds(pair)
+    for p in self._fine.values():                    # grids of earlier queries: get_delta sees get_epsilon's grid
+        l2, u2 = bounds(p); lo, up = max(lo, l2), min(up, u2)
+    if self._fine: d = min(self._fine); pair = self._fine[d]
+    if not pair.lower_certified:                     # a profile's lower end bounds a dominating pair only
+        return 0.0, up
     for _ in range(6 if self._adaptive else 0):          # at most six recompositions
         if rel_ok(lo, up): break
         gap = up - lo          # about proportional to the grid: aim at half the tolerance, 2 to 1000 times finer
@@ -193,6 +204,7 @@ def _tightest(self, bounds, rel_ok):
             try: self._fine[d] = _compose_all(self._events, d)
             except ValueError: break                 # an event's PLD cannot go this fine: keep what we have
             finally: _FLOOR.reset(tok)
+            for k in sorted(self._fine, reverse=True)[:-2]: del self._fine[k]   # memory: the two finest grids
         pair = self._fine[d]
         l2, u2 = bounds(pair)
         lo, up = max(lo, l2), min(up, u2)           # both intervals contain the exact value: so does their meet
@@ -212,14 +224,14 @@ def _pld_compose(self, event:dp_event.DpEvent, # the event to compose
 
 def _get_delta_bounds(self, target_epsilon:float, # ε >= 0
                      )->tuple:
-    "(lower, upper): a certified interval containing the exact δ(ε) of the composed pair."
+    "(lower, upper) containing the exact δ(ε) of the composed pair (lower = 0 if a profile event is in it)."
     e = check_nonnegative('target_epsilon', target_epsilon)
-    if self._pair is None or math.isinf(e): return 0.0, 0.0
+    if self._pair is None: return 0.0, 0.0
     return _tightest(self, lambda p: p.delta_bounds(e), lambda lo, up: up - lo <= self._rtol*up)
 
 def _get_epsilon_bounds(self, target_delta:float, # δ in (0, 1]
                        )->tuple:
-    "(lower, upper): a certified interval containing the exact ε(δ) of the composed pair."
+    "(lower, upper) containing the exact ε(δ) of the composed pair (lower = 0 if a profile event is in it)."
     d = check_probability('target_delta', target_delta, closed=True)
     if d == 0: raise ValueError('target_delta must be in (0, 1]; got 0')
     if self._pair is None or d == 1: return 0.0, 0.0

@@ -149,4 +149,4 @@ def _(event:ProfileEvent, value_discretization_interval):
     lp, inf = _profile_pmf(event.delta, value_discretization_interval, None, 1e-15, pts)
     make = lambda pe: _pld.PrivacyLossDistribution.create_from_rounded_probability(
         lp, inf, value_discretization_interval, pessimistic_estimate=pe)
-    return PldPair(make(True), make(False))
+    return PldPair(make(True), make(False), lower_certified=False)   # a lower end for ω only

@@ -181,7 +181,8 @@ class MoreauEnvelope(Loss):
                  beta:float, # smoothness of the envelope, > 0
                 ):
         if not isinstance(base, Loss): raise ValueError(f'base must be a Loss; got {base!r}')
-        if type(base).prox is Loss.prox: raise ValueError('base loss needs a prox oracle')
+        inner = base.base if isinstance(base, Regularized) else base   # a ridge term's prox calls the base's
+        if type(inner).prox is Loss.prox: raise ValueError('base loss needs a prox oracle')
         self.base = base; self.beta = check_positive('beta', beta); self.R = base.R; self.L = base.L
         self.lam = 0.0; self.smooth = True; self.name = f'smoothed {base.name}'
     def _p(self, theta, X, y): return self.base.prox(np.broadcast_to(theta, X.shape), X, y, 1/self.beta)

@@ -152,7 +152,7 @@ def psgd(loss:Loss, # loss with L and R
     T = n//b
     LG = math.sqrt(L*L + _pvec_noise_var(b, d, epsilon, delta, L)/b**2)
     eta = D/(LG*math.sqrt(T)) if eta is None else check_positive('eta', eta)
-    th = np.zeros(d) if theta0 is None else Ball(R)(np.asarray(theta0, float))
+    th = np.zeros(d) if theta0 is None else Ball(R)(check_array('theta0', theta0, ndim=1))
     acc = np.zeros(d)
     for t in range(T):
         acc += th
@@ -175,7 +175,7 @@ def pagd_batch(n:int, d:int, V:float, beta:float, D:float)->int:
 def _acsa(grad_fn, n_rounds, d, R, sigma, beta, theta0, c_beta=4.0, D=None):
     "AC-SA with alpha_t = 2/(t+2), L_t = ((T+2)^{3/2} sigma/D + c beta)/(t+1); grad_fn(t, theta_md) -> noisy gradient."
     D = 2*R if D is None else D; T = n_rounds
-    th = np.zeros(d) if theta0 is None else Ball(R)(np.asarray(theta0, float))
+    th = np.zeros(d) if theta0 is None else Ball(R)(check_array('theta0', theta0, ndim=1))
     ag = th.copy()
     K = (T + 2)**1.5*sigma/D + c_beta*beta
     for t in range(1, T + 1):
@@ -305,7 +305,7 @@ def pgd(loss:Loss, X, y, epsilon:float, delta:float, rng=None,
     T = pgd_rounds(n, d, epsilon, delta, loss.L) if T is None else check_int('T', T, lo=1)
     e0, d0 = pgd_round_budget(epsilon, delta, T)
     eta = D/(loss.L*math.sqrt(T)) if eta is None else check_positive('eta', eta)
-    th = np.zeros(d) if theta0 is None else Ball(loss.R)(np.asarray(theta0, float))
+    th = np.zeros(d) if theta0 is None else Ball(loss.R)(check_array('theta0', theta0, ndim=1))
     acc = np.zeros(d)
     for t in range(T):
         acc += th
