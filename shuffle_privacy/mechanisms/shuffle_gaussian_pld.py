@@ -8,7 +8,7 @@ post-processing."""
 __all__ = ['shuffle_gaussian_delta_bounds', 'shuffle_gaussian_pld']
 
 # %% ../../nbs/13_shuffle_gaussian_pld.ipynb #09d43d13
-import math
+import math, functools
 import numpy as np
 from scipy import special
 from dp_accounting import GaussianDpEvent
@@ -147,7 +147,7 @@ def _coarsen(L, kind):
     return _Law(2*L.h, lo, p, L.z0, L.exc)
 
 # %% ../../nbs/13_shuffle_gaussian_pld.ipynb #fa8f354d
-def _sum_law(n, sigma, kind, N=4096, N1=16384, K=16.0):
+def _lattice_sum_law(n, sigma, kind, N=4096, N1=16384, K=16.0):
     "Law of S = W_1 + ... + W_n by binary powering, with cuts at mean ± K sd and at most N lattice points."
     s = sigma
     v = math.expm1(min(1/(s*s), 700.0))
@@ -177,17 +177,164 @@ def _sum_law(n, sigma, kind, N=4096, N1=16384, K=16.0):
     return res
 
 # %% ../../nbs/13_shuffle_gaussian_pld.ipynb #d04ff97f
-_MIN_SIGMA = 2.0      # 2..4 users
-_MIN_SIGMA_5 = 1.5    # from 5 users on (measured: within 1% at δ down to 1e-10 up to n = 1e9)
+_ETA = 1e-16            # per projection: Q-mass below the core and P-mass (mean share) above it
+_FINE_POINTS = 16384    # provisional grid of a convolution, uniform in log scale over the sum's core
+_GRID_POINTS = 1280     # designed grid of a law between convolutions
+_SHARES = (0.4, 0.5, 0.1)   # logits of the distribution functions, cube root of the density, uniform in log scale
+_PAIRS = 1 << 20        # pairwise sums per chunk
+
+class _GLaw:
+    "Law of S >= 0 on sorted atoms x (x[0] may be 0) with masses p; `exc`: mean sent to +inf (upper only)."
+    __slots__ = ('x', 'p', 'exc', 'z0')
+    def __init__(self, x, p, exc=0.0): self.x, self.p, self.exc, self.z0 = x, p, exc, 0.0
+    def values(self): return self.x
+    def mean(self): return float((self.p*self.x).sum()) + self.exc
+
+class _Acc:
+    "Atoms binned on a grid g > 0 (cells [0, g_0), [g_j-1, g_j), [g_-1, inf)): mass and moment about the left end."
+    def __init__(self, g, uniform=None):
+        self.g, self.left = g, np.r_[0.0, g]
+        self.u0, self.du = uniform if uniform else (None, None)
+        self.m, self.d = np.zeros(len(g) + 1), np.zeros(len(g) + 1)
+    def index(self, s):
+        "Cell of each s; on a grid uniform in log scale by formula, then corrected to exact membership."
+        if self.du is None: return np.searchsorted(self.g, s, 'right')
+        with np.errstate(divide='ignore'): f = np.floor((np.log(s) - self.u0)/self.du)
+        j = np.clip(f, -1, len(self.g)).astype(np.int64) + 1
+        np.minimum(j, len(self.g), out=j)
+        gl = np.r_[-np.inf, self.g, np.inf]
+        j -= s < gl[j]; j += s >= gl[j + 1]
+        return j
+    def add(self, s, w):
+        j = self.index(s)
+        self.m += np.bincount(j, weights=w, minlength=len(self.m))
+        self.d += np.bincount(j, weights=w*(s - self.left[j]), minlength=len(self.m))
+    def law(self, kind, exc):
+        "Upper: each cell spread onto its ends, the last one's excess mean to +inf. Lower: each cell to its mean."
+        m, d = self.m, self.d
+        if kind == _UP:
+            ends = self.left
+            up = np.clip(d[:-1]/np.diff(ends), 0.0, m[:-1])
+            p = m.copy(); p[:-1] -= up; p[1:] += up
+            keep = p > 0
+            return _GLaw(ends[keep], p[keep], exc + max(float(d[-1]), 0.0))
+        keep = m > 0
+        return _GLaw(self.left[keep] + d[keep]/m[keep], m[keep])
+
+def _project(L, g, kind):
+    "L projected on the grid g: a spread (upper) or a contraction (lower)."
+    acc = _Acc(g); acc.add(L.x, L.p); return acc.law(kind, L.exc)
+
+# %% ../../nbs/13_shuffle_gaussian_pld.ipynb #805f093c
+def _core(x, q, m):
+    "Indices a <= b of positive atoms with Q-mass below x_a and P-mass (q x/m) above x_b both at most η."
+    pos = np.nonzero(x > 0)[0]
+    cl, cr = np.cumsum(q), np.cumsum((q*x)[::-1])[::-1]/m
+    a = max(int(np.searchsorted(cl, _ETA)), int(pos[0]))
+    big = np.nonzero(cr > _ETA)[0]
+    return a, max(int(big[-1]) if len(big) else len(x) - 1, a)
+
+def _logit(c):
+    "log(F/(1 - F)) of the masses c at each atom, with both tails summed directly and clipped at η."
+    return np.log(np.maximum(np.cumsum(c), _ETA)) - np.log(np.maximum(np.r_[np.cumsum(c[::-1])[::-1][1:], 0.0], _ETA))
+
+def _design(L, m):
+    "Grid for a law of mean m: `_SHARES` of logits of its distribution functions, cube root of density, log scale."
+    x, q = L.x, L.p/L.p.sum()
+    a, b = _core(x, q, m)
+    if b - a < 2: return x[a:b + 1].copy()
+    w = q*x; w = w/w.sum()
+    u = np.log(x[a:b + 1]/m); du = np.maximum(np.diff(u), 1e-300)
+    D1 = np.abs(np.diff(_logit(q)[a:b + 1])) + np.abs(np.diff(_logit(w)[a:b + 1]))
+    D2 = np.cbrt(0.5*(q[a:b] + q[a + 1:b + 1] + w[a:b] + w[a + 1:b + 1])/du)*du
+    D = sum(s*Di/max(Di.sum(), 1e-300) for s, Di in zip(_SHARES, (D1, D2, du)))
+    A = np.r_[0.0, np.cumsum(D)]
+    return m*np.exp(np.unique(np.interp(np.linspace(0.0, A[-1], _GRID_POINTS), A, u)))
+
+def _sum_grid(A, B, m):
+    "Provisional grid for A + B, uniform in log scale over the sum's core (bisection on its exact Q-cdf and tail)."
+    xa, pa, xb, pb = A.x, A.p, B.x, B.p
+    FB = np.r_[0.0, np.cumsum(pb)]                                       # Q(B < xb_k)
+    SB, TB = np.r_[np.cumsum(pb[::-1])[::-1], 0.0], np.r_[np.cumsum((pb*xb)[::-1])[::-1], 0.0]   # no cancellation
+    F = lambda t: float((pa*FB[np.searchsorted(xb, t - xa, 'right')]).sum())                     # Q(S <= t)
+    def T(t):                                                                                    # E[S; S > t]/m
+        k = np.searchsorted(xb, t - xa, 'right'); return float((pa*(xa*SB[k] + TB[k])).sum())/m
+    lo = min(float(xa[xa > 0][0] + xb[0]), float(xa[0] + xb[xb > 0][0]))
+    hi = float(xa[-1] + xb[-1])
+    def last_below(f, below):                          # the last t with f(t) <= η (below), or the first
+        l, h = lo, hi
+        for _ in range(200):
+            if h <= l*(1 + 1e-12): break
+            mid = math.sqrt(l)*math.sqrt(h)            # l*h may overflow at σ = 0.05
+            if (f(mid) <= _ETA) == below: l = mid
+            else: h = mid
+        return l if below else h
+    a = last_below(F, True) if F(lo) <= _ETA else lo
+    b = max(last_below(T, False), a*(1 + 1e-9))
+    u = np.linspace(math.log(a), math.log(b), _FINE_POINTS)
+    return np.exp(u), (float(u[0]), float(u[1] - u[0]))
+
+# %% ../../nbs/13_shuffle_gaussian_pld.ipynb #ec6e62e7
+def _gconv(A, B, kind):
+    "Law of A + B from all pairwise sums: binned on the provisional grid, then projected on a designed one."
+    m = A.mean() - A.exc + B.mean() - B.exc
+    acc = _Acc(*_sum_grid(A, B, m))
+    rows = max(1, _PAIRS//len(B.x))
+    for i in range(0, len(A.x), rows):
+        acc.add((A.x[i:i + rows, None] + B.x[None, :]).ravel(), (A.p[i:i + rows, None]*B.p[None, :]).ravel())
+    L = acc.law(kind, A.exc + B.exc)
+    t = float(L.p.sum())
+    if (t < 1) if kind == _UP else (t > 1): L.p = L.p/t      # rounding: never let the mass compound as (1 + u)^n
+    return _project(L, _design(L, m), kind)
+
+def _gsingle(sigma, kind, cells=20000):
+    "One W = exp(Z/σ - 1/(2σ²)) from cells of z over [-9, 9 + 1/σ] (and the two tails), on its designed grid."
+    s = sigma
+    z = np.r_[-np.inf, np.linspace(-9.0, 9.0 + 1/s, cells + 1), np.inf]
+    q, mu = _ndtr_diff(z[:-1], z[1:]), _ndtr_diff(z[:-1] - 1/s, z[1:] - 1/s)     # Q-mass and E[W; cell]
+    e = np.exp(z[1:-1]/s - 0.5/(s*s))
+    if kind == _UP:
+        acc = _Acc(e); acc.m, acc.d = q, mu - acc.left*q
+        L = acc.law(_UP, 0.0)
+    else:
+        k = q > 0; L = _GLaw(mu[k]/q[k], q[k])
+    return _project(L, _design(L, 1.0), kind)
+
+@functools.lru_cache(maxsize=256)
+def _log_pow2(sigma, kind, i):
+    "Law of 2^i copies of W (cached: check-in's buckets and the subsampled mixtures share them)."
+    if i == 0: return _gsingle(sigma, kind)
+    half = _log_pow2(sigma, kind, i - 1)
+    return _gconv(half, half, kind)
+
+def _log_sum_law(n, sigma, kind):
+    "Law of S = W_1 + ... + W_n on designed grids, by binary powering (one law serves both lower directions)."
+    res = None
+    for i in range(n.bit_length()):
+        if n >> i & 1: res = _log_pow2(sigma, kind, i) if res is None else _gconv(res, _log_pow2(sigma, kind, i), kind)
+    return res
+
+# %% ../../nbs/13_shuffle_gaussian_pld.ipynb #3c29f28d
+_LATTICE_MIN_SIGMA = 2.0     # below it the lattice's interval can exceed 1% (measured: 1.02% at σ = 1.5, n = 60000)
+
+@functools.lru_cache(maxsize=32)
+def _cached_law(n, sigma, kind, log):
+    return _log_sum_law(n, sigma, kind) if log else _lattice_sum_law(n, sigma, kind)
+
+def _sum_law(n, sigma, kind):
+    "Law of S_n for one end (read-only, cached): the lattice from its σ bound on, the log-scale grid below it."
+    log = sigma < _LATTICE_MIN_SIGMA
+    return _cached_law(n, sigma, (_UP if kind == _UP else _LO_F) if log else kind, log)
+
+# %% ../../nbs/13_shuffle_gaussian_pld.ipynb #19122e98
+_SIGMA_RANGE = (0.05, 1e4)
 
 def _check_sg(num_users, noise_multiplier):
     n = check_int('num_users', num_users, lo=1, hi=10**12)
     s = check_positive('noise_multiplier', noise_multiplier)
-    lo = _MIN_SIGMA if n < 5 else _MIN_SIGMA_5
-    if n > 1 and s < lo:
-        raise ValueError(f'noise_multiplier must be >= {lo} for the shuffle Gaussian PLD with num_users = {n} '
-                         f'(got {s!r}): below it the lattice cannot certify a tight interval; use RdpAccountant')
-    if s > 1e4: raise ValueError(f'noise_multiplier must be <= 1e4 for the shuffle Gaussian PLD; got {s!r}')
+    if not _SIGMA_RANGE[0] <= s <= _SIGMA_RANGE[1]:
+        raise ValueError(f'noise_multiplier must be in [{_SIGMA_RANGE[0]}, {_SIGMA_RANGE[1]:g}] for the shuffle '
+                         f'Gaussian PLD; got {s!r}')
     return n, s
 
 def _gauss_delta(mu, e):
@@ -196,7 +343,7 @@ def _gauss_delta(mu, e):
     return np.clip(np.exp(la)*-np.expm1(np.minimum(e + lb - la, 0.0)), 0.0, 1.0)
 
 def shuffle_gaussian_delta_bounds(num_users:int, # n >= 1
-                                  noise_multiplier:float, # σ / width of the data interval: >= 2 for 2..4 users, >= 1.5 from 5
+                                  noise_multiplier:float, # σ / width of the data interval, in [0.05, 1e4]
                                   epsilon, # ε >= 0 (scalar or 1-d array)
                                  )->tuple: # (lower, upper) on δ(ε), both directions, certified
     "Certified interval on the exact δ(ε) of one round of the shuffle Gaussian (Theorem 1's pair, both directions)."
@@ -233,7 +380,7 @@ def _loss_parts(L, n):
     return l, x*L.p, L.p, L.z0 + float(L.p[s == 0].sum())
 
 def shuffle_gaussian_pld(num_users:int, # n >= 1
-                         noise_multiplier:float, # σ / width of the data interval: >= 2 for 2..4 users, >= 1.5 from 5
+                         noise_multiplier:float, # σ / width of the data interval, in [0.05, 1e4]
                          value_discretization_interval:float=1e-4, # grid of the privacy loss
                         )->PldPair:
     "Certified pessimistic and optimistic PLDs of one shuffle Gaussian round (Theorem 1's pair, both directions)."

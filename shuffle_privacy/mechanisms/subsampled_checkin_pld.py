@@ -67,7 +67,7 @@ def _sampled_gaussian(sigma, q, d):
 
 def subsampled_shuffle_gaussian_pld(num_users:int, # n >= 1, the population
                                     sample_size:int, # m in [1, n], users drawn without replacement per round
-                                    noise_multiplier:float, # σ / width of the data interval (notebook 13's bound at m users)
+                                    noise_multiplier:float, # σ / width of the data interval, in [0.05, 1e4]
                                     value_discretization_interval:float=1e-4, # grid of the privacy loss
                                    )->PldPair:
     "Certified PLDs of a subsampled shuffle Gaussian round (replace-one, both ways; assumes Theorem 1's pair is worst)."
@@ -101,7 +101,7 @@ def _bucket_edges(a, b, mu, nb):
 
 def shuffled_checkin_pld(num_users:int, # n >= 1
                          probability:float, # p in (0, 1], each user's check-in probability
-                         noise_multiplier:float, # σ / width of the data interval (notebook 13's bound at n users)
+                         noise_multiplier:float, # σ / width of the data interval, in [0.05, 1e4]
                          value_discretization_interval:float=1e-4, # grid of the privacy loss
                          max_buckets:int=32, # at most this many groups of participant counts (3 lattice laws each)
                         )->PldPair:
