@@ -902,6 +902,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                                                    'shuffle_privacy/mechanisms/shuffle_gaussian_pld.py'),
                                                                  'shuffle_privacy.mechanisms.shuffle_gaussian_pld._logit': ( 'shuffle_gaussian_pld.html#_logit',
                                                                                                                              'shuffle_privacy/mechanisms/shuffle_gaussian_pld.py'),
+                                                                 'shuffle_privacy.mechanisms.shuffle_gaussian_pld._loss_floor': ( 'shuffle_gaussian_pld.html#_loss_floor',
+                                                                                                                                  'shuffle_privacy/mechanisms/shuffle_gaussian_pld.py'),
                                                                  'shuffle_privacy.mechanisms.shuffle_gaussian_pld._loss_parts': ( 'shuffle_gaussian_pld.html#_loss_parts',
                                                                                                                                   'shuffle_privacy/mechanisms/shuffle_gaussian_pld.py'),
                                                                  'shuffle_privacy.mechanisms.shuffle_gaussian_pld._ndtr_diff': ( 'shuffle_gaussian_pld.html#_ndtr_diff',

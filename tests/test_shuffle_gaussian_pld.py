@@ -225,8 +225,8 @@ def test_small_sigma_subsampled_and_checkin():
     chk = shuffled_checkin_pld(200, 0.5, 1.0, max_buckets=4).delta_bounds(0.5)
     assert 0 <= sub[0] <= sub[1] < full[0] <= full[1] and 0 <= chk[0] <= chk[1] <= 1
 
-def _mp_delta_n3(s, e):
-    "n = 3 by nested mpmath quadrature: both directions as E over (W1, W2) of a lognormal call/put, split at the kinks."
+def _mp_delta(n, s, e):
+    "n = 1, 2, 3 by mpmath: both directions as E over (W_1, .., W_n-1) of a lognormal call/put, split at the kinks."
     import mpmath as mp
     mp.mp.dps = 15
     s, E = mp.mpf(s), mp.exp(mp.mpf(e))
@@ -236,22 +236,22 @@ def _mp_delta_n3(s, e):
         a = s*mp.log(t) + 1/(2*s)
         return mp.ncdf(-(a - 1/s)) - t*mp.ncdf(-a)
     put = lambda t: call(t) - (1 - t) if t > 0 else mp.mpf(0)          # E[(t - W)_+]
-    def outer(g, c):
-        def inner(z1):
-            t1 = c - w(z1)
-            pts = [-14, 14] if t1 <= 0 else sorted({-14, 14, min(max(s*mp.log(t1) + 1/(2*s), -14), 14)})
-            return mp.npdf(z1)*mp.quad(lambda z2: mp.npdf(z2)*g(t1 - w(z2)), pts)
-        k = s*mp.log(c) + 1/(2*s)                     # where t1 = c - w(z1) changes sign: a kink in z1
-        return mp.quad(inner, sorted({mp.mpf(-14), mp.mpf(14), min(max(k, mp.mpf(-14)), mp.mpf(14))}))
-    fwd = outer(call, 3*E)/3
-    rev = E*outer(put, 3/E)/3
+    def pts(t):                                      # [-14, 14], split where W = t (the kink), if inside
+        if t <= 0: return [-14, 14]
+        return sorted({mp.mpf(-14), mp.mpf(14), min(max(s*mp.log(t) + 1/(2*s), mp.mpf(-14)), mp.mpf(14))})
+    def expect(g, c, k):                             # E[g(c - W_1 - ... - W_k)]
+        if k == 0: return g(c)
+        return mp.quad(lambda z: mp.npdf(z)*expect(g, c - w(z), k - 1), pts(c))
+    fwd = expect(call, n*E, n - 1)/n
+    rev = E*expect(put, n/E, n - 1)/n
     return float(max(fwd, rev))
 
-@pytest.mark.parametrize('s, es', [(3.0, (0.3,)), (1.0, (2.5,)), (0.5, (3.0,))])
-def test_n3_against_mpmath(s, es):
-    "n = 3 (the lattice at sigma = 3, the log-scale grid below 2): inside the interval, and the interval within 2%."
-    lo, up = shuffle_gaussian_delta_bounds(3, s, np.array(es))
+@pytest.mark.parametrize('n, s, es', [(1, 0.3, (0.0, 2.0, 8.0)), (2, 0.3, (1.5, 15.0)), (2, 3.0, (0.0, 0.5)),
+                                      (3, 3.0, (0.3,)), (3, 1.0, (2.5,)), (3, 0.5, (3.0,))])
+def test_against_mpmath(n, s, es):
+    "n = 1, 2, 3 by mpmath (the lattice at sigma = 3, the log-scale grid below 2): inside the interval, within 2%."
+    lo, up = shuffle_gaussian_delta_bounds(n, s, np.array(es))
     for e, l, u in zip(es, lo, up):
-        ex = _mp_delta_n3(s, e)
-        assert l <= ex*(1 + 1e-8) and ex <= u*(1 + 1e-8), (s, e, l, ex, u)
-        assert u <= 1.02*l, (s, e, l, u)
+        ex = _mp_delta(n, s, e)
+        assert l <= ex*(1 + 1e-8) and ex <= u*(1 + 1e-8), (n, s, e, l, ex, u)
+        assert u <= 1.02*l, (n, s, e, l, u)

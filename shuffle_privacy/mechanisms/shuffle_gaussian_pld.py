@@ -13,7 +13,7 @@ import numpy as np
 from scipy import special
 from dp_accounting import GaussianDpEvent
 from dp_accounting.pld import privacy_loss_distribution as _pld
-from ..core import check_int, check_positive, check_nonnegative, check_array
+from ..core import check_int, check_positive, check_nonnegative, check_array, ResourceLimitError
 from ..accounting.pld import PldPair, pld_of, _check_interval
 from .shuffle_gaussian import ShuffleGaussianEvent
 
@@ -361,6 +361,12 @@ def shuffle_gaussian_delta_bounds(num_users:int, # n >= 1
     return (float(lo[0]), float(up[0])) if np.ndim(epsilon) == 0 else (lo, up)
 
 # %% ../../nbs/13_shuffle_gaussian_pld.ipynb #f93119a4
+_MAX_PLD_POINTS = 2*10**7     # values per direction of a PLD (dp_accounting holds them as dense float64 arrays)
+
+def _loss_floor(lmax):
+    "Losses below it are raised (upper) or dropped (lower): their mass is at most e^floor (e^-40 < 5e-18)."
+    return -max(1.0, min(3*lmax, 40.0))
+
 def _rounded(loss, mass, d, up, lmin):
     "dict grid index -> mass for losses rounded up (pessimistic) or down; losses below lmin raised (up) or dropped."
     keep = (mass > 0) & np.isfinite(loss)
@@ -368,8 +374,13 @@ def _rounded(loss, mass, d, up, lmin):
     if up: loss = np.maximum(loss, lmin)
     else: loss, mass = loss[loss >= lmin], mass[loss >= lmin]
     k = np.ceil(loss/d) if up else np.floor(loss/d)
-    k = k.astype(np.int64)
     if k.size == 0: return {0: 0.0}
+    if k.max() - k.min() > _MAX_PLD_POINTS:
+        span = float(loss.max() - loss.min())
+        raise ResourceLimitError(f'the privacy loss spans {span:.4g} nats: on a grid of {d:g} the PLD would hold '
+                                 f'{span/d:.3g} values (> {_MAX_PLD_POINTS:.0e}); use value_discretization_interval '
+                                 f'>= {span/_MAX_PLD_POINTS:.2g} instead')
+    k = k.astype(np.int64)
     lo = int(k.min()); acc = np.bincount(k - lo, weights=mass)
     nz = np.nonzero(acc)[0]
     return {int(i + lo): float(acc[i]) for i in nz}
@@ -389,7 +400,7 @@ def shuffle_gaussian_pld(num_users:int, # n >= 1
     if n == 1: return pld_of(GaussianDpEvent(s), d)     # one user: the Gaussian mechanism, exact in dp_accounting
     U, F, R = (_sum_law(n, s, k) for k in (_UP, _LO_F, _LO_R))
     lU, pU, qU, zU = _loss_parts(U, n)
-    lmin = -max(1.0, 3*float(np.max(lU[np.isfinite(lU) & (qU > 0)])))
+    lmin = _loss_floor(float(np.max(lU[np.isfinite(lU) & (qU > 0)])))
     upper = _pld.PrivacyLossDistribution.create_from_rounded_probability(
         _rounded(lU, pU, d, True, lmin), min(U.exc/n, 1.0), d, pessimistic_estimate=True,
         rounded_probability_mass_function_add=_rounded(-lU, qU, d, True, lmin), infinity_mass_add=zU, symmetric=False)
@@ -402,3 +413,5 @@ def shuffle_gaussian_pld(num_users:int, # n >= 1
 @pld_of.register
 def _(event:ShuffleGaussianEvent, value_discretization_interval):
     return shuffle_gaussian_pld(event.num_users, event.noise_multiplier, value_discretization_interval)
+
+

@@ -14,7 +14,8 @@ from scipy import stats
 from dp_accounting.pld import privacy_loss_distribution as _pld
 from ..core import check_int, check_probability
 from ..accounting.pld import PldPair, pld_of, _check_interval
-from .shuffle_gaussian_pld import _UP, _LO_F, _LO_R, _sum_law, _rounded, _check_sg
+from .shuffle_gaussian_pld import (_UP, _LO_F, _LO_R, _sum_law, _rounded, _check_sg,
+                                                             _loss_floor)
 from .subsampled_checkin import SubsampledShuffleGaussianEvent, ShuffledCheckInEvent
 
 # %% ../../nbs/18_subsampled_checkin_pld.ipynb #bdc90272
@@ -32,7 +33,7 @@ def _component(m, q, sigma, upper, d, laws):
     lA, pA, _, exc = _ratio_parts(A, m, q)
     lB, _, qB, _ = _ratio_parts(B, m, q)
     fin = np.isfinite(lA) & (pA > 0)
-    lmin = -max(1.0, 3*float(np.max(lA[fin]))) if fin.any() else -1.0
+    lmin = _loss_floor(float(np.max(lA[fin]))) if fin.any() else -1.0
     fwd, rev = _rounded(lA, pA, d, upper, lmin), _rounded(-lB, qB, d, upper, lmin)
     return fwd, (exc if upper else 0.0), rev, float(qB[np.isneginf(lB)].sum())
 
