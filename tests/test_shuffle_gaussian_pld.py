@@ -20,7 +20,10 @@ def exact_n2(s, e):
     w = lambda z: math.exp(z/s - 0.5/s**2)
     fwd = integrate.quad(lambda z: stats.norm.pdf(z)*0.5*call(2*math.exp(e) - w(z), s), -40, 40, limit=500,
                          epsabs=1e-16, epsrel=1e-12)[0]
-    put = lambda t: call(t, s) - (1 - t) if t > 0 else 0.0
+    def put(t):                                      # E[(t - W)_+] = t Φ(a) - Φ(a - 1/s), no cancellation at small t
+        if t <= 0: return 0.0
+        a = s*math.log(t) + 0.5/s
+        return t*special.ndtr(a) - special.ndtr(a - 1/s)
     rev = integrate.quad(lambda z: stats.norm.pdf(z)*0.5*math.exp(e)*put(2*math.exp(-e) - w(z)), -40, 40, limit=500,
                          epsabs=1e-16, epsrel=1e-12)[0]
     return max(fwd, rev)
@@ -235,10 +238,14 @@ def _mp_delta(n, s, e):
         if t <= 0: return 1 - t
         a = s*mp.log(t) + 1/(2*s)
         return mp.ncdf(-(a - 1/s)) - t*mp.ncdf(-a)
-    put = lambda t: call(t) - (1 - t) if t > 0 else mp.mpf(0)          # E[(t - W)_+]
-    def pts(t):                                      # [-14, 14], split where W = t (the kink), if inside
-        if t <= 0: return [-14, 14]
-        return sorted({mp.mpf(-14), mp.mpf(14), min(max(s*mp.log(t) + 1/(2*s), mp.mpf(-14)), mp.mpf(14))})
+    def put(t):                                      # E[(t - W)_+] = t Φ(a) - Φ(a - 1/s)
+        if t <= 0: return mp.mpf(0)
+        a = s*mp.log(t) + 1/(2*s)
+        return t*mp.ncdf(a) - mp.ncdf(a - 1/s)
+    top = 14 + 1/s                                   # E[W; .] weighs z near 1/s
+    def pts(t):                                      # [-14, top], split where W = t (the kink), if inside
+        if t <= 0: return [-14, top]
+        return sorted({mp.mpf(-14), top, min(max(s*mp.log(t) + 1/(2*s), mp.mpf(-14)), top)})
     def expect(g, c, k):                             # E[g(c - W_1 - ... - W_k)]
         if k == 0: return g(c)
         return mp.quad(lambda z: mp.npdf(z)*expect(g, c - w(z), k - 1), pts(c))

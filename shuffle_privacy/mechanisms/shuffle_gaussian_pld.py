@@ -353,15 +353,17 @@ def shuffle_gaussian_delta_bounds(num_users:int, # n >= 1
         d = _gauss_delta(1/s, e); lo, up = d*(1 - 1e-13), np.minimum(d*(1 + 1e-13), 1.0)   # a few ulps, widened
     else:
         U, F, R = (_sum_law(n, s, k) for k in (_UP, _LO_F, _LO_R))
-        E = np.exp(e)[:, None]
-        fwd = lambda L: (L.p[None, :]*np.maximum(L.values()[None, :]/n - E, 0)).sum(1)
-        rev = lambda L: (L.p[None, :]*np.maximum(1 - E*L.values()[None, :]/n, 0)).sum(1) + L.z0
+        E, e_ = np.exp(np.minimum(e, 700.0))[:, None], e[:, None]        # beyond 700 only atoms at 0 still count
+        def fwd(L): return (L.p[None, :]*np.maximum(L.values()[None, :]/n - E, 0)).sum(1)
+        def rev(L):                                       # e^ε s/n as exp(ε + log(s/n)): no overflow at small σ
+            with np.errstate(divide='ignore'): lx = np.log(L.values()/n)[None, :]
+            return (L.p[None, :]*np.maximum(-np.expm1(np.minimum(e_ + lx, 700.0)), 0)).sum(1) + L.z0
         lo = np.maximum(fwd(F), rev(R))
         up = np.minimum(np.maximum(fwd(U) + U.exc/n, rev(U)), 1.0)
     return (float(lo[0]), float(up[0])) if np.ndim(epsilon) == 0 else (lo, up)
 
 # %% ../../nbs/13_shuffle_gaussian_pld.ipynb #f93119a4
-_MAX_PLD_POINTS = 2*10**7     # values per direction of a PLD (dp_accounting holds them as dense float64 arrays)
+_MAX_PLD_POINTS = 5*10**6     # values per direction of a PLD (dp_accounting holds them as dense float64 arrays)
 
 def _loss_floor(lmax):
     "Losses below it are raised (upper) or dropped (lower): their mass is at most e^floor (e^-40 < 5e-18)."
