@@ -369,6 +369,21 @@ def _loss_floor(lmax):
     "Losses below it are raised (upper) or dropped (lower): their mass is at most e^floor (e^-40 < 5e-18)."
     return -max(1.0, min(3*lmax, 40.0))
 
+def _too_many(span, d):
+    "ResourceLimitError if a loss range of `span` nats on a grid of d holds more than _MAX_PLD_POINTS values."
+    if span/d > _MAX_PLD_POINTS:
+        raise ResourceLimitError(f'the privacy loss spans {span:.4g} nats: on a grid of {d:g} the PLD would hold '
+                                 f'{span/d:.3g} values (> {_MAX_PLD_POINTS:.0e}); use value_discretization_interval '
+                                 f'>= {span/_MAX_PLD_POINTS:.2g} instead')
+
+def _gaussian_pld(sigma, d, q=None):
+    "dp_accounting's (sampled) Gaussian PLD pair, refused when its loss range (about 20/σ nats) is too fine for d."
+    _too_many(20.0/sigma, d)
+    if q is None: return pld_of(GaussianDpEvent(sigma), d)
+    mk = lambda pe: _pld.from_gaussian_mechanism(sigma, pessimistic_estimate=pe, use_connect_dots=pe,
+                                                 value_discretization_interval=d, sampling_prob=q)
+    return PldPair(mk(True), mk(False))
+
 def _rounded(loss, mass, d, up, lmin):
     "dict grid index -> mass for losses rounded up (pessimistic) or down; losses below lmin raised (up) or dropped."
     keep = (mass > 0) & np.isfinite(loss)
@@ -377,11 +392,7 @@ def _rounded(loss, mass, d, up, lmin):
     else: loss, mass = loss[loss >= lmin], mass[loss >= lmin]
     k = np.ceil(loss/d) if up else np.floor(loss/d)
     if k.size == 0: return {0: 0.0}
-    if k.max() - k.min() > _MAX_PLD_POINTS:
-        span = float(loss.max() - loss.min())
-        raise ResourceLimitError(f'the privacy loss spans {span:.4g} nats: on a grid of {d:g} the PLD would hold '
-                                 f'{span/d:.3g} values (> {_MAX_PLD_POINTS:.0e}); use value_discretization_interval '
-                                 f'>= {span/_MAX_PLD_POINTS:.2g} instead')
+    _too_many(float(loss.max() - loss.min()), d)
     k = k.astype(np.int64)
     lo = int(k.min()); acc = np.bincount(k - lo, weights=mass)
     nz = np.nonzero(acc)[0]
@@ -399,7 +410,7 @@ def shuffle_gaussian_pld(num_users:int, # n >= 1
     "Certified pessimistic and optimistic PLDs of one shuffle Gaussian round (Theorem 1's pair, both directions)."
     n, s = _check_sg(num_users, noise_multiplier)
     d = _check_interval(value_discretization_interval)
-    if n == 1: return pld_of(GaussianDpEvent(s), d)     # one user: the Gaussian mechanism, exact in dp_accounting
+    if n == 1: return _gaussian_pld(s, d)               # one user: the Gaussian mechanism, exact in dp_accounting
     U, F, R = (_sum_law(n, s, k) for k in (_UP, _LO_F, _LO_R))
     lU, pU, qU, zU = _loss_parts(U, n)
     lmin = _loss_floor(float(np.max(lU[np.isfinite(lU) & (qU > 0)])))

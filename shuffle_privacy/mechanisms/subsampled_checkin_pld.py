@@ -15,7 +15,7 @@ from dp_accounting.pld import privacy_loss_distribution as _pld
 from ..core import check_int, check_probability
 from ..accounting.pld import PldPair, pld_of, _check_interval
 from .shuffle_gaussian_pld import (_UP, _LO_F, _LO_R, _sum_law, _rounded, _check_sg,
-                                                             _loss_floor)
+                                                             _loss_floor, _gaussian_pld)
 from .subsampled_checkin import SubsampledShuffleGaussianEvent, ShuffledCheckInEvent
 
 # %% ../../nbs/18_subsampled_checkin_pld.ipynb #bdc90272
@@ -62,9 +62,7 @@ def _mixture_pair(sigma, up_items, lo_items, d, zero_up=0.0, zero_lo=0.0, inf_up
 # %% ../../nbs/18_subsampled_checkin_pld.ipynb #629eef4f
 def _sampled_gaussian(sigma, q, d):
     "dp_accounting's PLDs of (1-q)N(0,σ²) + qN(1,σ²) against N(0,σ²), both directions (the m = 1 pair)."
-    mk = lambda pe: _pld.from_gaussian_mechanism(sigma, pessimistic_estimate=pe, use_connect_dots=pe,
-                                                 value_discretization_interval=d, sampling_prob=q)
-    return PldPair(mk(True), mk(False))
+    return _gaussian_pld(sigma, d, q)
 
 def subsampled_shuffle_gaussian_pld(num_users:int, # n >= 1, the population
                                     sample_size:int, # m in [1, n], users drawn without replacement per round
