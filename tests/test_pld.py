@@ -92,3 +92,24 @@ def test_adaptive_grid_inverse_supports_and_profile_lower_end():
     ev = sp.ShuffledPNSGDEvent(n=1000, L=1.0, sigma=2.0, eta=0.05, diameter=1.0, beta=1.0, rho=0.0)
     lo, up = PldAccountant().compose(ev).compose(GaussianDpEvent(5.0)).get_epsilon_bounds(1e-5)
     assert lo == 0.0 < up
+
+@pytest.mark.parametrize('k, d', [(100, 1e-10), (100, 1e-12), (100, 1e-13), (10, 1e-12), (10, 1e-14), (10, 1e-6)])
+def test_interval_holds_at_small_delta_against_mpmath(k, d):
+    """k Gaussian(1) rounds = one Gaussian with mu = sqrt(k): the interval contains mpmath's exact epsilon even where
+    dp_accounting's FFT roundoff (~1e-15) is comparable to delta (it did not at 1e-12 before the slack)."""
+    import mpmath as mp
+    mu = math.sqrt(k)
+    from scipy import optimize
+    mp.mp.dps = 40
+    g = lambda e: float(mp.log(mp.ncdf(mu/2 - e/mu) - mp.exp(e)*mp.ncdf(-mu/2 - e/mu)) - mp.log(d))
+    ex = optimize.brentq(g, 1e-9, 20*mu + mu*mu, xtol=1e-13, rtol=1e-14)
+    acc = PldAccountant().compose(GaussianDpEvent(1.0), k)
+    lo, up = acc.get_epsilon_bounds(d)
+    assert lo <= ex <= up, (lo, ex, up)
+    if up < math.inf: assert acc.get_delta(up) <= d
+
+@pytest.mark.parametrize('grid', [None, 1e-4])
+def test_get_delta_inverts_get_epsilon_at_moderate_sigma(grid):
+    acc = (PldAccountant(grid) if grid else PldAccountant()).compose(GaussianDpEvent(1.0), 10)
+    for d in (1e-3, 1e-6, 1e-9):
+        assert acc.get_delta(acc.get_epsilon(d)) <= d

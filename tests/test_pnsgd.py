@@ -230,3 +230,13 @@ def test_online_gaussian_sigmas_matches_formula_in_mpmath():
         online_gaussian_sigmas(10, **{**kw, 'alpha': 0.5})
     with pytest.raises(ValueError, match='n must be an integer'):
         online_gaussian_sigmas(0, **kw)
+
+def test_pnsgd_delta_interval_box_uses_its_diameter():
+    "Gaussian noise on the box [a, b]^d: the diameter is (b - a) sqrt(d), as for the ball that circumscribes it."
+    from shuffle_privacy.algorithms.pnsgd import pnsgd_delta
+    kw = dict(n=1000, L=0.1, scale=0.5, eta=0.5, beta=1.0)
+    box = pnsgd_delta(1.0, K=Interval(0, 1), dim=2, **kw)
+    assert box == pnsgd_delta(1.0, K=Ball(math.sqrt(2)/2), **kw) > pnsgd_delta(1.0, K=Interval(0, 1), **kw)
+    with pytest.raises(ValueError, match='dim'): pnsgd_delta(1.0, K=Interval(0, 1), dim=0, **kw)
+    with pytest.raises(ValueError, match='dim must be 1'):
+        pnsgd_delta(1.0, K=Interval(0, 1), dim=2, noise='laplace', **kw)

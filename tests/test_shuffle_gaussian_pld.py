@@ -262,3 +262,10 @@ def test_against_mpmath(n, s, es):
         ex = _mp_delta(n, s, e)
         assert l <= ex*(1 + 1e-8) and ex <= u*(1 + 1e-8), (n, s, e, l, ex, u)
         assert u <= 1.02*l, (n, s, e, l, u)
+
+def test_n1_far_tail_is_zero_not_nan():
+    "One user, epsilon far beyond the Gaussian's support: both ends are 0 (log Phi underflows to -inf; was NaN)."
+    lo, up = shuffle_gaussian_delta_bounds(1, 0.05, np.array([1e6, 1e300]))
+    assert np.all(lo == 0) and np.all(up == 0) and not np.signbit(up).any()
+    lo, up = shuffle_gaussian_delta_bounds(1, 3.0, 1e10)
+    assert lo == up == 0 and not math.copysign(1, up) < 0

@@ -226,3 +226,30 @@ def test_margins_at_the_largest_loss_keep_composition_finite_and_certified():
         exact = max(np.maximum(P2 - math.exp(e)*Q2, 0).sum(), np.maximum(Q2 - math.exp(e)*P2, 0).sum())
         dlo, dup = pair.delta_bounds(e)
         assert dlo - 1e-12 <= exact <= dup + 1e-12, (e, dlo, exact, dup)
+
+def test_blanket_profile_is_monotone_and_finds_the_first_crossing():
+    """The authors' Bennett bound rises again before eps0 (eps0 = 8, n = 1e5): the profile is its running minimum, and
+    blanket_epsilon is the first eps where it reaches delta (was eps0, from a bisection that assumed monotonicity)."""
+    from shuffle_privacy.mechanisms.shuffled_ldp import blanket_delta, blanket_epsilon, _blanket_raw
+    kw = dict(n=10**5, local_epsilon=8.0)
+    es = np.linspace(0.0, 8.0, 801)
+    d = np.array([blanket_delta(e, **kw) for e in es])
+    assert np.all(np.diff(d) <= 0)
+    raw = np.array([_blanket_raw(e, 10**5, 8.0, 'rr', 2, 'bennett') for e in es[:-1]])
+    first = es[np.argmax(raw <= 1e-6)]                      # an independent scan of the raw formula
+    e = blanket_epsilon(1e-6, **kw)
+    assert blanket_delta(e, **kw) <= 1e-6 and abs(e - first) <= 0.011, (e, first)
+
+def test_huge_integers_are_refused_not_overflowed():
+    from shuffle_privacy.mechanisms.shuffled_ldp import (blanket_delta, clones_closed_form_epsilon, clone_pair_pld,
+                                                         rr_pair_pld)
+    for call in (lambda: blanket_delta(0.1, n=10**400, local_epsilon=1.0),
+                 lambda: blanket_delta(0.1, n=10, local_epsilon=1.0, k=10**400),
+                 lambda: clones_closed_form_epsilon(1e-6, n=10**400, local_epsilon=1.0),
+                 lambda: clone_pair_pld(10**400, 1.0), lambda: rr_pair_pld(10**400, 1.0)):
+        with pytest.raises(ValueError, match='must be an integer in'): call()
+
+def test_rr_pair_pld_refuses_before_memory_runs_out():
+    from shuffle_privacy.core import ResourceLimitError
+    from shuffle_privacy.mechanisms.shuffled_ldp import rr_pair_pld
+    with pytest.raises(ResourceLimitError, match='instead'): rr_pair_pld(10**14, 1.0)

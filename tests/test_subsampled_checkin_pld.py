@@ -1,6 +1,8 @@
 """Issue 11 item 4: the certified PLDs of the subsampled shuffle Gaussian and of shuffled check-in, against
 independent references (mpmath quadrature, Monte Carlo, the plain shuffle Gaussian, the RDP route)."""
 import math, subprocess, sys
+from scipy import stats
+import shuffle_privacy as sp
 import numpy as np
 import pytest
 import mpmath as mp
@@ -161,3 +163,16 @@ def test_gdp_limit_at_large_n(make, mu):
     lo, up = pair.epsilon_bounds(1e-5)
     g = _gdp_epsilon(10*mu, 1e-5)
     assert 0.97*g <= lo <= up <= 1.05*g, (lo, up, g)
+
+@pytest.mark.parametrize('p, s', [(0.5, 1.0), (0.05, 1.0), (0.2, 3.0), (1.0, 2.0)])
+def test_checkin_one_user_against_closed_form(p, s):
+    "n = 1: the empty output is visible, so delta(eps) = p * delta_Gaussian(eps) (was the Poisson pair: unsound)."
+    from scipy import optimize
+    gd = lambda e: stats.norm.cdf(0.5/s - e*s) - math.exp(e)*stats.norm.cdf(-0.5/s - e*s)
+    pair = shuffled_checkin_pld(1, p, s)
+    for e in (0.1, 0.5, 2.0):
+        lo, up = pair.delta_bounds(e)
+        assert lo <= p*gd(e)*(1 + 1e-9) and p*gd(e) <= up*(1 + 1e-9), (e, lo, p*gd(e), up)
+    e_ex = optimize.brentq(lambda e: p*gd(e) - 1e-6, 0.0, 100.0, xtol=1e-12)
+    lo, up = sp.PldAccountant().compose(sp.ShuffledCheckInEvent(1, p, s)).get_epsilon_bounds(1e-6)
+    assert lo <= e_ex*(1 + 1e-9) and e_ex <= up*(1 + 1e-9), (lo, e_ex, up)

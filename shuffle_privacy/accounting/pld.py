@@ -17,7 +17,7 @@ from ..core import check_int, check_positive, check_probability, check_nonnegati
 from .events import UnsupportedEventError, ProfileEvent
 
 # %% ../../nbs/05_pld_accountant.ipynb #57d10188
-import contextlib, warnings
+import contextlib, warnings, math
 
 @contextlib.contextmanager
 def _quiet_overflow():
@@ -25,6 +25,8 @@ def _quiet_overflow():
     with warnings.catch_warnings():
         warnings.filterwarnings('ignore', 'overflow encountered', RuntimeWarning)
         yield
+
+_ABS, _REL = 1e-14, 1e-8   # slack for dp_accounting's double-precision FFT composition and ε search (see above)
 
 class PldPair(NamedTuple):
     "A pessimistic PLD (its δ is an upper bound) and an optimistic PLD (a lower bound) of one mechanism."
@@ -44,13 +46,16 @@ class PldPair(NamedTuple):
             return PldPair(self.upper.self_compose(count), self.lower.self_compose(count), self.lower_certified)
 
     def delta_bounds(self, epsilon:float)->tuple:
-        "(lower, upper) on δ(ε)."
+        "(lower, upper) on δ(ε), widened by the floating-point slack (`_ABS`, `_REL`)."
         lo, up = self.lower.get_delta_for_epsilon(epsilon), self.upper.get_delta_for_epsilon(epsilon)
+        lo, up = lo*(1 - _REL) - _ABS, up*(1 + _REL) + _ABS
         return float(min(max(lo, 0.0), 1.0)), float(min(max(up, 0.0), 1.0))
 
     def epsilon_bounds(self, delta:float)->tuple:
-        "(lower, upper) on ε(δ)."
-        lo, up = self.lower.get_epsilon_for_delta(delta), self.upper.get_epsilon_for_delta(delta)
+        "(lower, upper) on ε(δ): ε where the widened ends of `delta_bounds` cross δ (with room for the search error)."
+        lo = self.lower.get_epsilon_for_delta(min((delta + _ABS)/(1 - _REL)*(1 + _REL), 1.0))
+        t = (delta - _ABS)/(1 + _REL)*(1 - _REL)
+        up = self.upper.get_epsilon_for_delta(t) if t > 0 else math.inf
         return float(max(lo, 0.0)), float(max(up, 0.0))
 
 # %% ../../nbs/05_pld_accountant.ipynb #8ff4a162

@@ -159,22 +159,26 @@ def pnsgd_delta(epsilon:float, # ε >= 0 at which to report δ
                 L:float, # Lipschitz constant of the loss on K
                 scale:float, # the fixed noise scale used: σ (Gaussian) or v (Laplace)
                 eta:float, # learning rate, 0 < eta <= 2/(beta+rho)
-                K, # `Ball` (Gaussian; its diameter is used) or `Interval` (Laplace, or Gaussian with its length)
+                K, # `Ball` (Gaussian; its diameter is used) or `Interval` (Laplace, or Gaussian: the box [a, b]^dim)
                 beta:float, # smoothness of the loss
                 rho:float=0.0, # strong convexity of the loss
                 noise:str='gaussian', # 'gaussian' or 'laplace'
                 # 'shuffle' (Thm 2), 'random_stop' (worst entry i=1), 'random_stop_simple' (A/(n(1-B))),
                 # 'sequential' (A)
                 order:str='shuffle',
+                dim:int=1, # dimension d of θ: an `Interval` K is the box [a, b]^d, of diameter (b - a) sqrt(d)
                )->float:
     "One-epoch δ at ε of PNSGD, fixed noise scale (replace-one neighbours; Laplace: d = 1), by iteration accounting."
+    dim = check_int('dim', dim, lo=1)
     orders = _ORDERS + ('random_stop_simple',)
     if order not in orders: raise ValueError(f'order must be one of {orders}; got {order!r}')
     if noise == 'gaussian':
         if not isinstance(K, (Ball, Interval)): raise ValueError('K must be a Ball or an Interval')
-        A, B = gaussian_constants(epsilon, L=L, sigma=scale, eta=eta, diameter=K.diameter, beta=beta, rho=rho)
+        D = K.diameter*math.sqrt(dim) if isinstance(K, Interval) else K.diameter     # the box's, not the edge's
+        A, B = gaussian_constants(epsilon, L=L, sigma=scale, eta=eta, diameter=D, beta=beta, rho=rho)
     elif noise == 'laplace':
         if not isinstance(K, Interval): raise ValueError('K must be an Interval for Laplace noise (Eq. 1.5)')
+        if dim != 1: raise ValueError(f'dim must be 1 for Laplace noise (Eq. 1.5 is one-dimensional); got {dim}')
         A, B = laplace_constants(epsilon, L=L, v=scale, eta=eta, a=K.a, b=K.b, beta=beta, rho=rho)
     else: raise ValueError(f"noise must be 'gaussian' or 'laplace'; got {noise!r}")
     if order == 'shuffle': return shuffled_delta(A, B, n)

@@ -13,7 +13,8 @@ import numpy as np
 from scipy import special
 from dp_accounting import GaussianDpEvent
 from dp_accounting.pld import privacy_loss_distribution as _pld
-from ..core import check_int, check_positive, check_nonnegative, check_array, ResourceLimitError
+from ..core import (check_int, check_positive, check_nonnegative, check_array, ResourceLimitError,
+                                  monotone_search)
 from ..accounting.pld import PldPair, pld_of, _check_interval
 from .shuffle_gaussian import ShuffleGaussianEvent
 
@@ -261,16 +262,9 @@ def _sum_grid(A, B, m):
         k = np.searchsorted(xb, t - xa, 'right'); return float((pa*(xa*SB[k] + TB[k])).sum())/m
     lo = min(float(xa[xa > 0][0] + xb[0]), float(xa[0] + xb[xb > 0][0]))
     hi = float(xa[-1] + xb[-1])
-    def last_below(f, below):                          # the last t with f(t) <= η (below), or the first
-        l, h = lo, hi
-        for _ in range(200):
-            if h <= l*(1 + 1e-12): break
-            mid = math.sqrt(l)*math.sqrt(h)            # l*h may overflow at σ = 0.05
-            if (f(mid) <= _ETA) == below: l = mid
-            else: h = mid
-        return l if below else h
-    a = last_below(F, True) if F(lo) <= _ETA else lo
-    b = max(last_below(T, False), a*(1 + 1e-9))
+    # the last t with Q(S <= t) <= η, and the first with E[S; S > t]/m <= η (geometric bisection, capped)
+    a = monotone_search(lambda t: F(t) > _ETA, lo, hi, rtol=1e-12, max_iter=200, bracket=True)[0]
+    b = max(monotone_search(lambda t: T(t) <= _ETA, lo, hi, rtol=1e-12, max_iter=200), a*(1 + 1e-9))
     u = np.linspace(math.log(a), math.log(b), _FINE_POINTS)
     return np.exp(u), (float(u[0]), float(u[1] - u[0]))
 
@@ -340,7 +334,9 @@ def _check_sg(num_users, noise_multiplier):
 def _gauss_delta(mu, e):
     "Exact δ(ε) of the Gaussian mechanism, μ = sensitivity/σ (both directions): Φ(a)(1 - e^{ε + log Φ(b) - log Φ(a)})."
     la, lb = special.log_ndtr(mu/2 - e/mu), special.log_ndtr(-mu/2 - e/mu)
-    return np.clip(np.exp(la)*-np.expm1(np.minimum(e + lb - la, 0.0)), 0.0, 1.0)
+    with np.errstate(invalid='ignore'): t = np.minimum(e + lb - la, 0.0)       # nan where Φ(a) underflows to 0
+    d = np.where(np.isfinite(la), np.exp(la)*-np.expm1(t), 0.0)
+    return np.clip(d, 0.0, 1.0) + 0.0                                              # + 0.0: no -0.0
 
 def shuffle_gaussian_delta_bounds(num_users:int, # n >= 1
                                   noise_multiplier:float, # σ / width of the data interval, in [0.05, 1e4]

@@ -8,7 +8,7 @@ __all__ = ['clone_pair_pld', 'clones_closed_form_epsilon', 'ShuffledLDPEvent', '
            'shuffled_ldp_league']
 
 # %% ../../nbs/19_shuffled_ldp.ipynb #e12d194f
-import dataclasses, math
+import dataclasses, functools, math
 import numpy as np
 from scipy import special, stats
 from dp_accounting.pld import privacy_loss_distribution as _pld
@@ -82,6 +82,8 @@ def _log_binom_pmf(k, # integer array
 _ETA = 1e-9           # relative error allowed in every computed mass (log pmf < 1e-12, exp, bincount sums < 3e-10)
 _ETA_LOSS = 1e-12     # absolute error allowed in every computed privacy loss
 _MAX_POINTS = 4*10**8 # points (c, u) summed; above it ResourceLimitError
+_MAX_RR_POINTS = 2*10**7  # rr_pair_pld's counts (unchunked arrays)
+_MAX_N = 10**15      # users: beyond it n no longer converts to float exactly enough (and 1e400 overflows)
 _CHUNK = 2*10**6      # points per vectorised chunk (memory: a few arrays of this size)
 
 _DENSE_BINS = 4*10**6  # grids of at most this many bins are accumulated densely, larger ones sparsely
@@ -114,7 +116,7 @@ def _check_e0(local_epsilon):
 
 def _check_target(delta, n, local_epsilon):
     "Validate (δ in (0, 1), n >= 1, ε0) of an ε-for-δ query."
-    return check_probability('delta', delta), check_int('n', n, lo=1), _check_e0(local_epsilon)
+    return check_probability('delta', delta), check_int('n', n, lo=1, hi=_MAX_N), _check_e0(local_epsilon)
 
 def clone_pair_pld(n:int, # number of users, >= 1
                    local_epsilon:float, # ε0 > 0 of each user's randomizer
@@ -123,7 +125,7 @@ def clone_pair_pld(n:int, # number of users, >= 1
                    width:float=8.0, # standard deviations of C and of A summed; the rest is bounded (at the largest loss)
                   )->PldPair:
     "Certified PLD pair of the clones pair (P, Q) (FMT21): losses rounded up/down, truncated mass at loss ε0."
-    n = check_int('n', n, lo=1)
+    n = check_int('n', n, lo=1, hi=_MAX_N)
     e0 = _check_e0(local_epsilon)
     p = math.exp(-e0) if clone_probability is None else check_probability('clone_probability', clone_probability,
                                                                            closed=True)
@@ -183,7 +185,7 @@ def clones_closed_form_epsilon(delta:float, # δ in (0, 1)
     "ε of n shuffled ε0-LDP reports by FMT21 Theorem 3.1 (the larger of its two forms); ε0 outside its range."
     delta, n, e0 = _check_target(delta, n, local_epsilon)
     if form not in ('max', 'printed'): raise ValueError(f"form must be 'max' or 'printed'; got {form!r}")
-    if n < 2 or e0 > math.log(n/(16*math.log(2/delta))): return e0
+    if n < 2 or e0 > math.log(n/(16*math.log(4/delta))): return e0    # the stricter condition (see above)
     a = 8*math.sqrt(math.exp(e0)*math.log(4/delta)/n) + 8*math.exp(e0)/n
     f = math.tanh(e0/2)                                                   # as printed: (e^ε0 - 1)/(e^ε0 + 1)
     if form == 'max': f = max(f, -math.expm1(-e0)/(1 + math.exp(-e0 - math.log1p(a))))   # the authors' code
@@ -231,13 +233,13 @@ def rr_pair_pld(n:int, # number of users, >= 1
                 *, value_discretization_interval:float=1e-4, # grid of the privacy loss, in [1e-7, 1]
                )->PldPair:
     "Exact PLD pair of shuffled binary RR for the neighbours with all others at 0: a lower bound on the worst case."
-    n = check_int('n', n, lo=1)
+    n = check_int('n', n, lo=1, hi=_MAX_N)
     e0 = _check_e0(local_epsilon)
     d = _check_interval(value_discretization_interval)
     q, q1 = 1/(math.exp(e0) + 1), 1/(1 + math.exp(-e0))                  # q and 1 - q
     mu, sd = (n - 1)*q, math.sqrt((n - 1)*q*q1)
     k_lo, k_hi = max(0, math.floor(mu - 12*sd) - 1), min(n, math.ceil(mu + 12*sd) + 2)
-    if k_hi - k_lo > _MAX_POINTS:
+    if k_hi - k_lo > _MAX_RR_POINTS:      # not chunked: about 8 float arrays of this length
         raise ResourceLimitError(f'rr_pair_pld: {k_hi - k_lo:.3g} points at n={n}; use ShuffledBinaryRREvent instead')
     k = np.arange(k_lo, k_hi + 1)
     lT, lTm = _log_binom_pmf(k, n - 1, q), _log_binom_pmf(k - 1, n - 1, q)
@@ -289,7 +291,7 @@ def rr_worst_case_delta(epsilon:float, # ε >= 0
                         local_epsilon:float, # ε0 > 0
                        )->float:
     "Exact δ(ε) of shuffled binary RR over all replace-one neighbours (max over the others' ones, both directions)."
-    eps = check_real('epsilon', epsilon, lo=0.0); n = check_int('n', n, lo=1)
+    eps = check_real('epsilon', epsilon, lo=0.0); n = check_int('n', n, lo=1, hi=_MAX_N)
     e0 = _check_e0(local_epsilon)
     if n > _RR_EXACT_MAX_N:
         raise ResourceLimitError(f'rr_worst_case_delta enumerates every dataset: n={n} is above {_RR_EXACT_MAX_N}; '
@@ -327,19 +329,8 @@ def _blanket_params(mechanism, e0, eps, k):
     return 1/h, (math.exp(eps) + 1)*(h - 1/h), h*(-math.expm1(eps - e0)), \
         (math.exp(2*eps) + 1)/3*(2*h + math.exp(-e0)) - 2*math.exp(eps)*(2/h - math.exp(-e0))
 
-def blanket_delta(epsilon:float, # ε >= 0
-                  *, n:int, # number of users, >= 1
-                  local_epsilon:float, # ε0 in (0, 50] of the local randomizer
-                  mechanism:str='rr', # 'rr' (k-ary randomized response) or 'laplace' (Laplace on [0, 1])
-                  k:int=2, # number of values of RR, >= 2 (ignored for Laplace)
-                  bound:str='bennett', # 'bennett' or 'hoeffding'
-                 )->float:
-    "δ(ε) of n shuffled reports by the privacy blanket (Balle et al. 2019), as the authors' code computes it."
-    eps = check_real('epsilon', epsilon, lo=0.0); n = check_int('n', n, lo=1); k = check_int('k', k, lo=2)
-    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=50.0, lo_open=True)   # beyond 50: vacuous
-    if bound not in ('bennett', 'hoeffding'): raise ValueError(f"bound must be 'bennett' or 'hoeffding'; got {bound!r}")
-    if mechanism not in ('rr', 'laplace'): raise ValueError(f"mechanism must be 'rr' or 'laplace'; got {mechanism!r}")
-    if eps >= e0: return 0.0
+def _blanket_raw(eps, n, e0, mechanism, k, bound):
+    "The authors' bound at one ε < ε0 (validated arguments), rounded up."
     a = math.expm1(eps)
     if a == 0: return 1.0                                    # both bounds are infinite at ε = 0
     gamma, b, bp, c = _blanket_params(mechanism, e0, eps, k)
@@ -355,16 +346,43 @@ def blanket_delta(epsilon:float, # ε >= 0
         lg = l1 + math.log(-math.expm1(l0 - l1)) - math.log(gamma*n) + math.log(bp) - math.log(math.log1p(beta))
     return float(min(1.0, np.nextafter(math.exp(min(lg, 0.0)), np.inf)))
 
+_BLANKET_GRID = np.unique(np.r_[np.linspace(0.0, 1.0, 4097), np.geomspace(1e-6, 1.0, 8192)])   # times ε0
+
+@functools.lru_cache(maxsize=64)
+def _blanket_profile(n, e0, mechanism, k, bound):
+    "Grid ε0·_BLANKET_GRID and the running minimum of the raw bound on it (0 at ε0): a valid, non-increasing profile."
+    g = e0*_BLANKET_GRID
+    r = [_blanket_raw(float(e), n, e0, mechanism, k, bound) for e in g[:-1]] + [0.0]
+    return g, np.minimum.accumulate(np.array(r))
+
+def _blanket_args(n, local_epsilon, mechanism, k, bound):
+    n, k = check_int('n', n, lo=1, hi=_MAX_N), check_int('k', k, lo=2, hi=_MAX_N)
+    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=50.0, lo_open=True)   # beyond 50: vacuous
+    if bound not in ('bennett', 'hoeffding'): raise ValueError(f"bound must be 'bennett' or 'hoeffding'; got {bound!r}")
+    if mechanism not in ('rr', 'laplace'): raise ValueError(f"mechanism must be 'rr' or 'laplace'; got {mechanism!r}")
+    return n, e0, mechanism, k, bound
+
+def blanket_delta(epsilon:float, # ε >= 0
+                  *, n:int, # number of users, >= 1
+                  local_epsilon:float, # ε0 in (0, 50] of the local randomizer
+                  mechanism:str='rr', # 'rr' (k-ary randomized response) or 'laplace' (Laplace on [0, 1])
+                  k:int=2, # number of values of RR, >= 2 (ignored for Laplace)
+                  bound:str='bennett', # 'bennett' or 'hoeffding'
+                 )->float:
+    "δ(ε) of n shuffled reports by the privacy blanket (Balle et al. 2019): the authors' bound, minimised over ε' <= ε."
+    eps = check_real('epsilon', epsilon, lo=0.0)
+    args = _blanket_args(n, local_epsilon, mechanism, k, bound)
+    if eps >= args[1]: return 0.0
+    g, m = _blanket_profile(*args)
+    return float(m[np.searchsorted(g, eps, 'right') - 1])
+
 def blanket_epsilon(delta:float, # δ in (0, 1)
                     *, n:int, local_epsilon:float, mechanism:str='rr', k:int=2, bound:str='bennett', # as blanket_delta
                    )->float:
-    "Smallest ε (bisection, rounded up) with blanket_delta(ε) <= δ; ε0 if the bound gives nothing smaller."
+    "Smallest ε on blanket_delta's grid with blanket_delta(ε) <= δ (ε0 if none below it)."
     delta = check_probability('delta', delta)
-    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=50.0, lo_open=True)
-    f = lambda e: blanket_delta(e, n=n, local_epsilon=e0, mechanism=mechanism, k=k, bound=bound) <= delta
-    if f(0.0): return 0.0
-    e = monotone_search(f, 0.0, e0, xtol=1e-9*max(e0, 1e-300), rtol=1e-9)
-    return float(e) if f(e) else e0
+    g, m = _blanket_profile(*_blanket_args(n, local_epsilon, mechanism, k, bound))
+    return float(g[int(np.argmax(m <= delta))])
 
 # %% ../../nbs/19_shuffled_ldp.ipynb #47cf0122
 def shuffled_ldp_league(n:int, # number of users, >= 2

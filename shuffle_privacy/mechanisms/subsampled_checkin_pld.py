@@ -15,7 +15,7 @@ from dp_accounting.pld import privacy_loss_distribution as _pld
 from ..core import check_int, check_probability
 from ..accounting.pld import PldPair, pld_of, _check_interval
 from .shuffle_gaussian_pld import (_UP, _LO_F, _LO_R, _sum_law, _rounded, _check_sg,
-                                                             _loss_floor, _gaussian_pld)
+                                                             _loss_floor, _gaussian_pld, _gauss_delta)
 from .subsampled_checkin import SubsampledShuffleGaussianEvent, ShuffledCheckInEvent
 
 # %% ../../nbs/18_subsampled_checkin_pld.ipynb #bdc90272
@@ -110,7 +110,6 @@ def shuffled_checkin_pld(num_users:int, # n >= 1
     if p == 0: raise ValueError('probability must be in (0, 1]; got 0')
     d = _check_interval(value_discretization_interval)
     nb = check_int('max_buckets', max_buckets, lo=1, hi=4096)
-    if n == 1: return _sampled_gaussian(s, p, d)       # one user: the Poisson-sampled Gaussian mechanism
     B = stats.binom(n, p)
     c_lo = int(B.ppf(_CHECKIN_TAIL))
     c_hi = n - int(stats.binom(n, 1.0 - p).ppf(_CHECKIN_TAIL)) if p < 1 else n   # scipy's isf is unreliable here
