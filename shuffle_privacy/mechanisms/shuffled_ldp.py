@@ -185,7 +185,7 @@ def clones_closed_form_epsilon(delta:float, # δ in (0, 1)
     "ε of n shuffled ε0-LDP reports by FMT21 Theorem 3.1 (the larger of its two forms); ε0 outside its range."
     delta, n, e0 = _check_target(delta, n, local_epsilon)
     if form not in ('max', 'printed'): raise ValueError(f"form must be 'max' or 'printed'; got {form!r}")
-    if n < 2 or e0 > math.log(n/(16*math.log(4/delta))): return e0    # the stricter condition (see above)
+    if n < 2 or e0 > math.log(n/(16*math.log(2/delta))): return e0    # the theorem's condition, as printed
     a = 8*math.sqrt(math.exp(e0)*math.log(4/delta)/n) + 8*math.exp(e0)/n
     f = math.tanh(e0/2)                                                   # as printed: (e^ε0 - 1)/(e^ε0 + 1)
     if form == 'max': f = max(f, -math.expm1(-e0)/(1 + math.exp(-e0 - math.log1p(a))))   # the authors' code
