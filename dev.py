@@ -68,9 +68,14 @@ def cmd_bench(extra):
     run(BIN/'python', ROOT/'benchmarks'/'harness.py', *extra, env=env())
 
 def cmd_fuzz(extra):
-    "Fuzz every public function over its declared domain; write nbs/fuzz_stats.json (shown by nbs/06_contract)."
+    "Fuzz every public function over its declared domain; write nbs/fuzz_stats.json (shown by nbs/08_contract)."
     ensure_venv()
     run(BIN/'python', ROOT/'tools'/'fuzz_stats.py', *extra, env=env())
+
+def cmd_run(extra):
+    "Re-execute the named notebooks in place at full size (their committed outputs), then nbdev-clean them."
+    ensure_venv()
+    run(BIN/'python', ROOT/'tools'/'run_notebooks.py', *extra, env=env())
 
 def cmd_lab(extra):
     "Open JupyterLab on the notebooks, from the same .venv (extra arguments go to `jupyter lab`)."
@@ -83,9 +88,10 @@ def main(argv):
     cmds = dict(test=cmd_test, docs=cmd_docs, lab=cmd_lab, venv=lambda extra: ensure_venv())
     cmds['bench'] = cmd_bench
     cmds['fuzz'] = cmd_fuzz
+    cmds['run'] = cmd_run
     if len(argv) < 2 or argv[1] not in cmds:
         print(__doc__)
-        print('usage: python3 dev.py {test|docs|lab|venv} [extra args]')
+        print('usage: python3 dev.py {test|docs|lab|run|bench|fuzz|venv} [extra args]')
         return 2
     cmds[argv[1]](argv[2:])
     return 0

@@ -12,7 +12,7 @@ import os, sys
 import numpy as np
 sys.path.insert(0, os.path.dirname(__file__))
 from _interleave import ratio_row, peak_mib
-from shuffle_privacy.mechanisms.blogs import block_shuffle
+from shuffle_privacy.mechanisms.blogs.published import block_shuffle
 
 def _numpy_block_shuffle(x, b, rng):
     "Plain numpy when b divides x.size: a fancy-indexed copy of the blocks."

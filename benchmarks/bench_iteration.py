@@ -1,4 +1,4 @@
-"""Benchmarks of the amplification-by-iteration accountant (shuffle_privacy.mechanisms.iteration); ported to the
+"""Benchmarks of the amplification-by-iteration accountant (shuffle_privacy.mechanisms.iteration.bounds); ported to the
 harness by `bench` (run(): the online δ against a plain Python loop at n where the loop runs, and the shuffled δ
 against the naive numpy formula).
 
@@ -16,7 +16,7 @@ import numpy as np
 from scipy import special
 
 from harness import compare
-from shuffle_privacy.mechanisms.iteration import (online_laplace_delta, online_gaussian_delta, gaussian_constants,
+from shuffle_privacy.mechanisms.iteration.bounds import (online_laplace_delta, online_gaussian_delta, gaussian_constants,
                                        shuffled_delta, Contraction, contraction_factor)
 
 QUICK = '--quick' in sys.argv

@@ -1,7 +1,7 @@
 """Issue 11 speed targets, as ratios measured in one run with interleaved repetitions.
 
 - one shuffle Gaussian round at n = 60000 (σ = 9.48): the certified PLD pair, absolute seconds;
-- the same at σ = 1, where the laws come from notebook 13's log-scale grid, absolute seconds;
+- the same at σ = 1, where the laws come from notebook 12's log-scale grid, absolute seconds;
 - 1000 composed shuffle Gaussian rounds (PldAccountant) against dp_accounting's PLD for 1000 Gaussian rounds at the
   same value_discretization_interval: the ratio (target: within 10x).
 
@@ -11,8 +11,8 @@ import statistics, time
 import dp_accounting
 from dp_accounting.pld import pld_privacy_accountant
 import shuffle_privacy as sp
-from shuffle_privacy.mechanisms import shuffle_gaussian_pld as _sgp
-from shuffle_privacy.mechanisms.shuffle_gaussian_pld import shuffle_gaussian_pld
+from shuffle_privacy.mechanisms.shuffle_gaussian import pld as _sgp
+from shuffle_privacy.mechanisms.shuffle_gaussian.pld import shuffle_gaussian_pld
 
 D = 1e-4
 

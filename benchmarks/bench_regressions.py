@@ -29,13 +29,13 @@ CASES = [
      ['gdp_delta(1.0, es)']),
     ('rdp_to_dp, 8 orders', 'from shuffle_privacy.accounting.conversions import rdp_to_dp; '
      'o = np.array([1.5, 2, 3, 4, 8, 16, 32, 64.]); r = o/18', ['rdp_to_dp(o, r, 1e-6)']),
-    ('shuffle_gaussian_rdp, n = 100 < orders 2..1024', 'from shuffle_privacy.mechanisms.shuffle_gaussian import '
+    ('shuffle_gaussian_rdp, n = 100 < orders 2..1024', 'from shuffle_privacy.mechanisms.shuffle_gaussian.rdp import '
      'shuffle_gaussian_rdp; o = np.arange(2, 1025)', ['shuffle_gaussian_rdp(o, 100, 9.48)']),
-    ('shuffle_gaussian_rdp, n = 60000, orders 2..1024', 'from shuffle_privacy.mechanisms.shuffle_gaussian import '
+    ('shuffle_gaussian_rdp, n = 60000, orders 2..1024', 'from shuffle_privacy.mechanisms.shuffle_gaussian.rdp import '
      'shuffle_gaussian_rdp; o = np.arange(2, 1025)', ['shuffle_gaussian_rdp(o, 60000, 9.48)']),
-    ('checkin_rdp_exact, n = 1000, orders 2..32', 'from shuffle_privacy.mechanisms.subsampled_checkin import '
+    ('checkin_rdp_exact, n = 1000, orders 2..32', 'from shuffle_privacy.mechanisms.shuffle_gaussian.subsampled import '
      'checkin_rdp_exact; o = np.arange(2, 33)', ['checkin_rdp_exact(o, 1000, 0.01, 3.0)']),
-    ('subsampled_shuffle_gaussian_rdp, m = 1000, orders 2..64', 'from shuffle_privacy.mechanisms.subsampled_checkin '
+    ('subsampled_shuffle_gaussian_rdp, m = 1000, orders 2..64', 'from shuffle_privacy.mechanisms.shuffle_gaussian.subsampled '
      'import subsampled_shuffle_gaussian_rdp; o = np.arange(2, 65)',
      ['subsampled_shuffle_gaussian_rdp(o, 1000, 0.01, 3.0)',
       'subsampled_shuffle_gaussian_rdp(o, 1000, 100000, 3.0)']),  # sg's rename: (sample_size, num_users)
@@ -43,14 +43,14 @@ CASES = [
      'ev = sp.ShuffleGaussianEvent(1000, 3.0)', ['sp.RdpAccountant().compose(ev, count=100).get_epsilon(1e-6)']),
     ('epsilon_lower_bound, tp = 900, fp = 100 of 1000', 'from shuffle_privacy.audit import epsilon_lower_bound',
      ['epsilon_lower_bound(900, 100, 1000, 1e-5)']),
-    ('p1d_exact_params, n = 1e8', 'from shuffle_privacy.mechanisms.p1d_accounting import p1d_exact_params',
+    ('p1d_exact_params, n = 1e8', 'from shuffle_privacy.mechanisms.summation.exact import p1d_exact_params',
      ['p1d_exact_params(10**8, 1.0, 1e-6)']),
-    ('pvec_sum, n = 1e4, d = 100', 'from shuffle_privacy.mechanisms.summation import pvec_sum; '
+    ('pvec_sum, n = 1e4, d = 100', 'from shuffle_privacy.mechanisms.summation.protocols import pvec_sum; '
      'X = np.random.default_rng(0).normal(size=(10**4, 100)); X /= np.linalg.norm(X, axis=1)[:, None]',
      ['pvec_sum(X, 1.0, 1e-6, 1.0, 0)']),
-    ('block_shuffle, 1e6 float32, b = 16', 'from shuffle_privacy.mechanisms.blogs import block_shuffle; '
+    ('block_shuffle, 1e6 float32, b = 16', 'from shuffle_privacy.mechanisms.blogs.published import block_shuffle; '
      'x = np.ones(10**6, np.float32); out = np.empty_like(x)', ['block_shuffle(x, 16, 0, out=out)']),
-    ('online_laplace_delta, n = 1e5', 'from shuffle_privacy.mechanisms.iteration import online_laplace_delta',
+    ('online_laplace_delta, n = 1e5', 'from shuffle_privacy.mechanisms.iteration.bounds import online_laplace_delta',
      ['online_laplace_delta(1.0, n=10**5, i=100, L=10, eta=0.01, alpha=1.5, C1=100, C2=100, a=0, b=1, beta=0.5, '
       'rho=0)']),
 ]

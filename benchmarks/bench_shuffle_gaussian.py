@@ -16,8 +16,8 @@ its spread (min, max over repetitions). `run()` returns the rows; running the fi
 import math, statistics, time
 import numpy as np
 from scipy import stats
-from shuffle_privacy.mechanisms.shuffle_gaussian import shuffle_gaussian_rdp, shuffle_gaussian_rdp_partitions
-from shuffle_privacy.mechanisms.subsampled_checkin import checkin_rdp_exact, _ssg_from_sg, _ssg_many_k
+from shuffle_privacy.mechanisms.shuffle_gaussian.rdp import shuffle_gaussian_rdp, shuffle_gaussian_rdp_partitions
+from shuffle_privacy.mechanisms.shuffle_gaussian.subsampled import checkin_rdp_exact, ssg_rdp_from_sg_rdp, _ssg_many_k
 from shuffle_privacy.accounting.events import monotone_envelope
 from shuffle_privacy.core import logsumexp, log_expm1
 
@@ -27,7 +27,7 @@ def _ssg_many_k_old(orders, ks, gamma, sigma):
     rows = []
     for k in ks:
         sg = shuffle_gaussian_rdp(np.arange(2, L + 1), int(k), sigma)
-        rows.append(np.minimum(_ssg_from_sg(o, sg, gamma), sg[o - 2]))
+        rows.append(np.minimum(ssg_rdp_from_sg_rdp(o, sg, gamma), sg[o - 2]))
     return np.array(rows)
 
 def checkin_rdp_exact_old(orders, n, gamma, sigma, tail=1e-15):

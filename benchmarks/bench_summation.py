@@ -6,8 +6,8 @@ import os, sys, time
 import numpy as np
 sys.path.insert(0, os.path.dirname(__file__))
 from _interleave import ratio_row, peak_mib
-from shuffle_privacy.mechanisms.summation import p1d_sum, p1d_params, pvec_sum, pvec_params
-from shuffle_privacy.mechanisms.p1d_accounting import p1d_exact_params
+from shuffle_privacy.mechanisms.summation.protocols import p1d_sum, p1d_params, pvec_sum, pvec_params
+from shuffle_privacy.mechanisms.summation.exact import p1d_exact_params
 
 def _numpy_p1d(x, g, b, p, Delta, rng):
     "Plain numpy P1D: randomized rounding + one binomial, no validation."

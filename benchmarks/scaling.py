@@ -46,13 +46,13 @@ def series(label, make, xs, *, axis, note=''):
 def _ssg(o, m, gamma, sigma):
     "Theorem 2 at sample size m and rate γ, under either signature (rate γ, or population num_users = m/γ)."
     import inspect
-    from shuffle_privacy.mechanisms.subsampled_checkin import subsampled_shuffle_gaussian_rdp as f
+    from shuffle_privacy.mechanisms.shuffle_gaussian.subsampled import subsampled_shuffle_gaussian_rdp as f
     if 'num_users' in inspect.signature(f).parameters: return lambda: f(o, m, int(round(m/gamma)), sigma)
     return lambda: f(o, m, gamma, sigma)
 
 def vs_n():
-    from shuffle_privacy.mechanisms.shuffle_gaussian import shuffle_gaussian_rdp
-    from shuffle_privacy.mechanisms.subsampled_checkin import subsampled_shuffle_gaussian_rdp, checkin_rdp_exact
+    from shuffle_privacy.mechanisms.shuffle_gaussian.rdp import shuffle_gaussian_rdp
+    from shuffle_privacy.mechanisms.shuffle_gaussian.subsampled import subsampled_shuffle_gaussian_rdp, checkin_rdp_exact
     o = np.arange(2, 65)
     ns = [10, 100, 10**3, 10**4, 10**5, 10**6, 10**7]
     return [
@@ -68,7 +68,7 @@ def _pld_sg_series(axis, xs, n_count):
     "PldAccountant on ShuffleGaussianEvent (σ = 3), if the shuffle Gaussian PLD is on this checkout; else nothing."
     try:
         import shuffle_privacy as sp
-        import shuffle_privacy.mechanisms.shuffle_gaussian_pld  # registers pld_of for ShuffleGaussianEvent
+        import shuffle_privacy.mechanisms.shuffle_gaussian.pld  # registers pld_of for ShuffleGaussianEvent
     except ImportError:
         print('  shuffle Gaussian PLD not available: skipped', flush=True); return []
     def make(x):
@@ -80,7 +80,7 @@ def _pld_sg_series(axis, xs, n_count):
 
 def vs_orders():
     from dp_accounting.rdp import rdp_privacy_accountant as rdp_acc
-    from shuffle_privacy.mechanisms.shuffle_gaussian import shuffle_gaussian_rdp
+    from shuffle_privacy.mechanisms.shuffle_gaussian.rdp import shuffle_gaussian_rdp
     from shuffle_privacy.accounting.conversions import rdp_to_dp, OrderGridWarning
     warnings.simplefilter('ignore', OrderGridWarning)
     ks = [8, 32, 128, 512, 2048, 4096]

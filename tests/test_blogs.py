@@ -1,11 +1,11 @@
-"Cross-checks of shuffle_privacy.mechanisms.blogs: shuffle against the published pseudocode, accountant formulas at 50 digits, Algorithm 2 edge cases, torch path, bad input."
+"Cross-checks of shuffle_privacy.mechanisms.blogs.published: shuffle against the published pseudocode, accountant formulas at 50 digits, Algorithm 2 edge cases, torch path, bad input."
 import math, warnings
 import mpmath as mp
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from shuffle_privacy.mechanisms.blogs import (BlogsTargetExceeded, DPShuffleGenerator, block_shuffle, blogs_block_sizes,
+from shuffle_privacy.mechanisms.blogs.published import (BlogsTargetExceeded, DPShuffleGenerator, block_shuffle, blogs_block_sizes,
                                    blogs_epsilons, blogs_group_epsilon, blogs_step_epsilon, blogs_total_epsilon,
                                    clip_gradient, blogs_compose)
 
@@ -160,7 +160,7 @@ def test_bad_input(call, msg):
 
 def test_torch_path_matches_published_semantics():
     torch = pytest.importorskip('torch')
-    from shuffle_privacy.experiments.blogs import torch_block_shuffle, torch_clip_gradient
+    from shuffle_privacy.mechanisms.blogs.torch import torch_block_shuffle, torch_clip_gradient
     for n, b in [(12, 3), (10, 4), (1, 1), (7, 9)]:
         x = torch.arange(1., n + 1)
         y = torch_block_shuffle(x, b, torch.Generator().manual_seed(0))
@@ -190,7 +190,7 @@ def test_torch_generator_hook_on_model_parameters():
 
 def test_eq3_is_advanced_composition_and_valid():
     "Eq. (3) equals Dwork-Rothblum-Vadhan advanced composition (conversions) and its delta is >= the exact KOV optimum."
-    from shuffle_privacy.mechanisms.blogs import blogs_compose
+    from shuffle_privacy.mechanisms.blogs.published import blogs_compose
     from shuffle_privacy.accounting.conversions import advanced_composition, optimal_composition_delta
     for eps, T in [(0.01, 100), (0.2, 50), (1.0, 5)]:
         e3 = blogs_compose(eps, T, 1e-5)
@@ -199,6 +199,6 @@ def test_eq3_is_advanced_composition_and_valid():
 
 
 def test_blogs_block_sizes_all_infinite_returns_smallest_blocks_with_warning():
-    from shuffle_privacy.mechanisms.blogs import blogs_block_sizes, BlogsTargetExceeded
+    from shuffle_privacy.mechanisms.blogs.published import blogs_block_sizes, BlogsTargetExceeded
     with pytest.warns(BlogsTargetExceeded):
         assert blogs_block_sizes([1], 0.001, 1e-300, 1, 1000.0) == [1]

@@ -1,38 +1,41 @@
-"Cross-checks of shuffle_privacy.mechanisms.blogs_repaired: RDP accounting against dp_accounting, exact GDP, calibration, the step itself, bad input."
+"Cross-checks of shuffle_privacy.mechanisms.blogs.repaired: RDP accounting against dp_accounting, exact GDP, calibration, the step itself, bad input."
 import math
 import numpy as np
 import pytest
 
 from shuffle_privacy.core import DEFAULT_ORDERS
-from shuffle_privacy.mechanisms.blogs_repaired import (repaired_blogs_step, repaired_epsilon,
-                                            repaired_noise_multiplier, repaired_rdp)
+from shuffle_privacy.mechanisms.blogs.repaired import (repaired_blogs_step, repaired_epsilon,
+                                                      repaired_noise_multiplier, RepairedBlogsStepEvent)
+from shuffle_privacy.accounting.events import rdp_of
 from shuffle_privacy.accounting.conversions import gdp_epsilon
 
 def test_rdp_formula():
-    np.testing.assert_allclose(repaired_rdp([2, 10.5], 2.0, 5), [5 * 2 / 8, 5 * 10.5 / 8], rtol=1e-15)
+    np.testing.assert_allclose(5 * rdp_of(RepairedBlogsStepEvent(2.0), np.array([2, 10.5])), [5 * 2 / 8, 5 * 10.5 / 8],
+                               rtol=1e-15)
 
 @pytest.mark.parametrize('sigma,k', [(0.5, 1), (1.0, 5), (2.0, 100), (0.1, 5)])
 def test_epsilon_against_dp_accounting(sigma, k):
-    dpa = pytest.importorskip('dp_accounting')
+    "Ours may only be tighter than dp_accounting's RDP accountant (a finer order search, the same conversion)."
+    import dp_accounting
     from dp_accounting import rdp
     orders = [1 + x for x in np.geomspace(1e-3, 1e3, 200)]
     acc = rdp.RdpAccountant(orders)
-    acc.compose(dpa.GaussianDpEvent(sigma), k)
+    acc.compose(dp_accounting.GaussianDpEvent(sigma), k)
     ref = acc.get_epsilon(1e-5)
-    ours = repaired_epsilon(sigma, k, 1e-5, orders=orders)
-    assert ours == pytest.approx(ref, rel=1e-6)
+    ours = repaired_epsilon(sigma, count=k, delta=1e-5)
+    assert gdp_epsilon(math.sqrt(k) / sigma, 1e-5) <= ours <= ref * (1 + 1e-6)
 
 @pytest.mark.parametrize('sigma,k', [(0.5, 1), (1.0, 5), (3.0, 50)])
 def test_epsilon_above_exact_gdp(sigma, k):
     "k Gaussian steps are exactly mu-GDP with mu = sqrt(k)/sigma; RDP must not beat the exact value."
     exact = gdp_epsilon(math.sqrt(k) / sigma, 1e-5)
-    assert exact <= repaired_epsilon(sigma, k, 1e-5) <= 1.2 * exact + 0.05
+    assert exact <= repaired_epsilon(sigma, count=k, delta=1e-5) <= 1.2 * exact + 0.05
 
 @pytest.mark.parametrize('target', [0.5, 1.0, 10.0, 1000.0])
 def test_calibration(target):
-    s = repaired_noise_multiplier(target, 5, 1e-5)
-    assert repaired_epsilon(s, 5, 1e-5) <= target
-    assert repaired_epsilon(s * (1 - 1e-4), 5, 1e-5) > target * (1 - 1e-3)
+    s = repaired_noise_multiplier(target, count=5, delta=1e-5)
+    assert repaired_epsilon(s, count=5, delta=1e-5) <= target
+    assert repaired_epsilon(s * (1 - 1e-4), count=5, delta=1e-5) > target * (1 - 1e-3)
 
 def test_step_clips_globally_and_adds_calibrated_noise():
     rng = np.random.default_rng(0)
@@ -48,13 +51,16 @@ def test_step_clips_globally_and_adds_calibrated_noise():
     np.testing.assert_allclose(m, small[0], rtol=1e-5)
 
 @pytest.mark.parametrize('call,msg', [
-    (lambda: repaired_rdp([1.0], 1.0, 1), 'orders must be finite reals > 1'),
-    (lambda: repaired_rdp([2.0], 0.0, 1), r'noise_multiplier must be in \(0, inf\)'),
-    (lambda: repaired_rdp([2.0], 1.0, 0), r'count must be an integer in \[1, inf\)'),
-    (lambda: repaired_epsilon(1.0, 1, 0.0), r'delta must be in \(0, 1\)'),
-    (lambda: repaired_noise_multiplier(-1.0, 1, 1e-5), r'target_epsilon must be in \(0, inf\)'),
+    (lambda: RepairedBlogsStepEvent(0.0), r'noise_multiplier must be in \(0, inf\)'),
+    (lambda: repaired_epsilon(1.0, count=0, delta=1e-5), r'count must be an integer in \[1, inf\)'),
+    (lambda: repaired_epsilon(1.0, count=1, delta=0.0), r'delta must be in \(0, 1\)'),
+    (lambda: repaired_noise_multiplier(-1.0, count=1, delta=1e-5), r'target_epsilon must be in \(0, inf\)'),
     (lambda: repaired_blogs_step([np.ones(3)], [1, 1], 1.0, 1.0, 0), 'one entry per gradient tensor'),
     (lambda: repaired_blogs_step([np.ones(3)], [1], 0.0, 1.0, 0), r'clip must be in \(0, inf\)'),
 ])
 def test_bad_input(call, msg):
     with pytest.raises(ValueError, match=msg): call()
+
+def test_old_positional_calls_fail_loudly():
+    with pytest.raises(TypeError): repaired_epsilon(1.0, 5, 1e-5)
+    with pytest.raises(TypeError): repaired_noise_multiplier(1.0, 5, 1e-5)

@@ -1,4 +1,4 @@
-"""Checks of shuffle_privacy.accounting.composition against independent references: brute-force enumeration of the E-fold
+"""Checks of shuffle_privacy.mechanisms.iteration.multi_epoch against independent references: brute-force enumeration of the E-fold
 canonical (eps, delta) pair in mpmath at 50 digits, the Kairouz-Oh-Viswanath formula in mpmath, dp_accounting's
 PLD, the definition of the Renyi divergence; validity and ordering of the routes; monotonicity; bad inputs."""
 import itertools, math
@@ -8,7 +8,7 @@ import mpmath as mp
 from hypothesis import given, settings, strategies as st
 
 import warnings
-from shuffle_privacy.accounting.composition import (exact_epsilon, pld_epsilon, rdp_epsilon, paper_rdp_epsilon, advanced_epsilon,
+from shuffle_privacy.mechanisms.iteration.multi_epoch import (exact_epsilon, pld_epsilon, rdp_epsilon, paper_rdp_epsilon, advanced_epsilon,
                                          compare_routes)
 from shuffle_privacy.accounting.conversions import dp_tradeoff, composed_dp_tradeoff
 from shuffle_privacy.accounting.conversions import optimal_composition_delta, pure_dp_to_rdp, UnsoundConversionWarning
@@ -171,9 +171,9 @@ def test_profile_decreasing_and_bounded(eps, delta, E, x, dx):
 @pytest.mark.parametrize('call, msg', [
     (lambda: exact_epsilon(-0.1, 1e-6, 2, 1e-5), 'epsilon must be in [0, inf)'),
     (lambda: exact_epsilon(0.1, 1.0, 2, 1e-5), 'delta must be in [0, 1)'),
-    (lambda: exact_epsilon(0.1, 1e-6, 0, 1e-5), 'epochs must be an integer in [1, inf)'),
-    (lambda: exact_epsilon(0.1, 1e-6, 2.5, 1e-5), 'epochs must be an integer'),
-    (lambda: pld_epsilon(0.1, 1e-6, 0, 1e-5), 'epochs must be an integer in [1, inf)'),
+    (lambda: exact_epsilon(0.1, 1e-6, 0, 1e-5), 'count must be an integer in [1, inf)'),
+    (lambda: exact_epsilon(0.1, 1e-6, 2.5, 1e-5), 'count must be an integer'),
+    (lambda: pld_epsilon(0.1, 1e-6, 0, 1e-5), 'count must be an integer in [1, inf)'),
     (lambda: exact_epsilon(0.1, 1e-6, 2, 0.0), 'delta_total must be in (0, 1)'),
     (lambda: exact_epsilon(0.1, 1e-6, 2, 1.0), 'delta_total must be in (0, 1)'),
     (lambda: pld_epsilon(0.1, 1e-6, 2, 1e-5, discretization=0), 'discretization must be in (0, inf)'),
@@ -183,7 +183,7 @@ def test_profile_decreasing_and_bounded(eps, delta, E, x, dx):
     (lambda: paper_rdp_epsilon(0.0, 1e-6, 2, 1e-5), 'epsilon must be in (0, inf)'),
     (lambda: paper_rdp_epsilon(0.1, 0.0, 2, 1e-5), 'delta must be in (0, 1)'),
     (lambda: paper_rdp_epsilon(0.1, 1e-6, 2, 1e-5, orders=[1.01]), 'no order gives a non-negative RDP value'),
-    (lambda: compare_routes(0.1, 1e-6, [0, 2], 1e-5), 'epochs must lie in [1, inf)'),
+    (lambda: compare_routes(0.1, 1e-6, [0, 2], 1e-5), 'counts must lie in [1, inf)'),
 ])
 @pytest.mark.filterwarnings('ignore::shuffle_privacy.accounting.conversions.UnsoundConversionWarning')
 def test_bad_inputs(call, msg):

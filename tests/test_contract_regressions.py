@@ -4,13 +4,13 @@ import numpy as np
 import pytest
 from fractions import Fraction
 from shuffle_privacy.accounting.conversions import optimal_composition_delta, rdp_to_delta, advanced_composition
-from shuffle_privacy.mechanisms.shuffle_gaussian import shuffle_gaussian_rdp
-from shuffle_privacy.mechanisms.subsampled_checkin import subsampled_shuffle_gaussian_rdp, checkin_rdp_exact
-from shuffle_privacy.mechanisms.iteration import lemma8_remainder, laplace_constants
-from shuffle_privacy.mechanisms.schedules import shuffled_epsilon
-from shuffle_privacy.mechanisms.summation import p1d_params, pvec_variance_bound, p1d_sum, pvec_sum
-from shuffle_privacy.mechanisms.p1d_accounting import p1d_exact_delta, p1d_exact_epsilon, p1d_min_b
-from shuffle_privacy.mechanisms.blogs import blogs_block_sizes
+from shuffle_privacy.mechanisms.shuffle_gaussian.rdp import shuffle_gaussian_rdp
+from shuffle_privacy.mechanisms.shuffle_gaussian.subsampled import subsampled_shuffle_gaussian_rdp, checkin_rdp_exact
+from shuffle_privacy.mechanisms.iteration.bounds import lemma8_remainder, laplace_constants
+from shuffle_privacy.mechanisms.iteration.schedules import shuffled_epsilon
+from shuffle_privacy.mechanisms.summation.protocols import p1d_params, pvec_variance_bound, p1d_sum, pvec_sum
+from shuffle_privacy.mechanisms.summation.exact import p1d_exact_delta, p1d_exact_epsilon, p1d_min_b
+from shuffle_privacy.mechanisms.blogs.published import blogs_block_sizes
 from shuffle_privacy.audit import epsilon_lower_bound, audit
 
 @pytest.fixture
@@ -151,11 +151,11 @@ def test_audit_joint_confidence():
     r = audit(lambda g: 1, lambda g: 0, lambda o: o == 1, trials=200, rng=0, joint_confidence=0.95)
     assert r.joint_confidence == pytest.approx(0.95) and '95.00%' in repr(r)
 
-# --- domains declared for shuffle_privacy.mechanisms.iteration (tests/domains/d_iteration.py) ---
+# --- domains declared for shuffle_privacy.mechanisms.iteration.bounds (tests/domains/d_iteration.py) ---
 
 def test_delta_star_large_eps_no_overflow():
     "math.exp(eps/2) overflowed (OverflowError) for eps > ~1420; delta* = 1/c there, c = C1 e^{eps/2}."
-    from shuffle_privacy.mechanisms.iteration import laplace_delta_star, gaussian_delta_star
+    from shuffle_privacy.mechanisms.iteration.bounds import laplace_delta_star, gaussian_delta_star
     assert gaussian_delta_star(1e-300, 1e4) == 0.0 and laplace_delta_star(1e-300, 1e4) == 0.0
     assert laplace_delta_star(1e-300, 1400.0) == pytest.approx(math.exp(-(math.log(1e-300) + 700)), rel=1e-12)
     assert gaussian_delta_star(1e300, 0.0) == pytest.approx(0.5e-300, rel=1e-12)
@@ -163,19 +163,19 @@ def test_delta_star_large_eps_no_overflow():
 def test_shuffled_delta_mc_huge_n_refused_and_rng_checked():
     "rng.permutation(n) per draw asked for 7 TiB at n = 1e12 (MemoryError); rng='x' raised TypeError."
     from shuffle_privacy.core import ResourceLimitError
-    from shuffle_privacy.mechanisms.iteration import shuffled_delta_mc
+    from shuffle_privacy.mechanisms.iteration.bounds import shuffled_delta_mc
     with pytest.raises(ResourceLimitError, match='instead'): shuffled_delta_mc(0.5, 0.5, 10**12, n_perm=2)
     with pytest.raises(ValueError, match='rng'): shuffled_delta_mc(0.5, 0.5, 3, rng='x')
 
 def test_lambertw_exp_rejects_nan():
-    from shuffle_privacy.mechanisms.iteration import lambertw_exp
+    from shuffle_privacy.mechanisms.iteration.bounds import lambertw_exp
     with pytest.raises(ValueError, match='y'): lambertw_exp(math.nan)
     with pytest.raises(ValueError, match='y'): lambertw_exp([0.0, math.nan])
     assert lambertw_exp(-math.inf) == 0.0 and lambertw_exp(math.inf) == math.inf
 
 def test_online_delta_limit_huge_eps_no_overflow():
     "The tail integrand e^{log(1-B) - log tau} overflowed (OverflowError) when e^{eps/2} C1 passes e^709."
-    from shuffle_privacy.mechanisms.iteration import online_gaussian_delta, online_laplace_delta
+    from shuffle_privacy.mechanisms.iteration.bounds import online_gaussian_delta, online_laplace_delta
     kw = dict(i=1, epsilon=1e4, L=1e-10, alpha=1.001, C1=1e-20, C2=1.0, beta=1e-50, rho=0.0, eta=2e50)
     lo, up = online_gaussian_delta(diameter=1e-20, **kw)
     assert 0 <= lo <= up <= 1
@@ -185,7 +185,7 @@ def test_online_delta_limit_huge_eps_no_overflow():
 def test_online_delta_limit_large_C1_in_unit_interval():
     "The certified limit interval came out as (1.58, 1.0): quad returned a positive integral of log B <= 0 (the tail"
     " integrand grows like s^(-alpha/(alpha-1)) down to the saturation point); now split at decades of s."
-    from shuffle_privacy.mechanisms.iteration import online_laplace_delta, online_gaussian_delta
+    from shuffle_privacy.mechanisms.iteration.bounds import online_laplace_delta, online_gaussian_delta
     kw = dict(i=1, L=1e-10, eta=2e50, alpha=10.0, C1=1e20, C2=math.e, beta=1e-50, rho=0.0)
     lo, up = online_laplace_delta(0.0, a=0.0, b=1e-20, **kw)
     exact = online_laplace_delta(0.0, a=0.0, b=1e-20, n=10**4, **kw)     # the product falls with n: limit <= exact
@@ -215,11 +215,11 @@ def test_logsumexp_zero_weight_drops_the_term():
     assert logsumexp([math.inf], b=[0.0]) == -math.inf
     assert logsumexp([math.inf, 0.0], b=[0.0, 1.0]) == 0.0
 
-# --- domains declared for shuffle_privacy.mechanisms.schedules (tests/domains/d_schedules.py) ---
+# --- domains declared for shuffle_privacy.mechanisms.iteration.schedules (tests/domains/d_schedules.py) ---
 
 def test_fit_rate_validates_and_stays_finite():
     "fit_rate took NaN and mixed-sign gaps silently; constant gaps gave R^2 = 0/0 = NaN; 1/gap ~ 1e300 overflowed."
-    from shuffle_privacy.mechanisms.schedules import fit_rate
+    from shuffle_privacy.mechanisms.iteration.schedules import fit_rate
     with pytest.raises(ValueError, match='gap'): fit_rate([1.0, 2.0], [1.0, math.nan])
     with pytest.raises(ValueError, match='sign'): fit_rate([1.0, 2.0], [1.0, -1.0])
     with pytest.raises(ValueError, match='distinct'): fit_rate([2.0, 2.0], [1.0, 2.0])
@@ -230,7 +230,7 @@ def test_fit_rate_validates_and_stays_finite():
 
 def test_laplace_online_log_integral_edges():
     "math domain error when k/(T^a + K) rounded to 1; OverflowError from T**alpha and from exp(eps/2)."
-    from shuffle_privacy.mechanisms.schedules import laplace_online_log_integral as I
+    from shuffle_privacy.mechanisms.iteration.schedules import laplace_online_log_integral as I
     assert I(1.0, epsilon=50.0, alpha=1.001, C1=1e20, C2=math.exp(25.0)*(1 + 1e-6)) < 0
     r = I(1e300, epsilon=1.0, alpha=2.0, C1=1.0, C2=0.0)            # ~ -e^{1/2} T^{1-alpha}/(alpha-1)
     assert r == pytest.approx(-math.exp(0.5)*1e-300, rel=1e-12, abs=0)   # was 2x: T^{-alpha} underflowed in T q
@@ -240,14 +240,14 @@ def test_laplace_online_log_integral_edges():
 
 def test_delta_star_c_closed_form_near_one():
     "Lambert W at its branch point kept half the digits: d = 1 - 1e-8 gave c 40% off."
-    from shuffle_privacy.mechanisms.schedules import delta_star_c_closed_form
+    from shuffle_privacy.mechanisms.iteration.schedules import delta_star_c_closed_form
     d = 0.99999999
     c = delta_star_c_closed_form(d)
     assert -math.expm1(-c)/c == pytest.approx(d, rel=1e-15)
 
 def test_schedule_C1_extremes():
     "C1 below the double range (eps = 1e4) bracketed from 0 (ValueError); C1 ~ 1e300 hit the 1e300 search cap."
-    from shuffle_privacy.mechanisms.schedules import gaussian_schedule_C1, laplace_schedule_C1
+    from shuffle_privacy.mechanisms.iteration.schedules import gaussian_schedule_C1, laplace_schedule_C1
     assert gaussian_schedule_C1(1e4, 1e-300) == 5e-324
     assert laplace_schedule_C1(1e4, 1e-300) == 5e-324
     assert 1e300 <= laplace_schedule_C1(0.0, 1e-300) < 1.01e300
@@ -256,14 +256,14 @@ def test_schedule_C1_extremes():
 
 def test_shuffled_epsilon_beyond_1e4():
     "eps ~ (2L/sigma)^2/2 can be far above 1e4: the search stopped there with a ValueError on valid input."
-    from shuffle_privacy.mechanisms.schedules import shuffled_epsilon
+    from shuffle_privacy.mechanisms.iteration.schedules import shuffled_epsilon
     e = shuffled_epsilon(1e-100, noise='gaussian', n=1, L=1e20, sigma=1e-20, diameter=1e-20, eta=2e50, beta=1e-50,
                          rho=0.0)
     assert 1e4 < e < math.inf
 
 def test_delta_star_c_closed_form_at_the_branch_point():
     "d = 1 - 4e-16: the Lambert W argument rounded below -1/e and the result was NaN."
-    from shuffle_privacy.mechanisms.schedules import delta_star_c_closed_form
+    from shuffle_privacy.mechanisms.iteration.schedules import delta_star_c_closed_form
     c = delta_star_c_closed_form(0.9999999999999996)
     assert 0 < c < 1e-14 and -math.expm1(-c)/c == pytest.approx(0.9999999999999996, rel=1e-15)
 
@@ -320,8 +320,8 @@ def test_pnsgd_helpers_validate():
 
 def test_online_schedule_C1_reaches_a_reachable_target():
     "The calibration through the online limit: the returned C1 meets the target (the limit was wrong at large C1)."
-    from shuffle_privacy.mechanisms.iteration import online_laplace_delta
-    from shuffle_privacy.mechanisms.schedules import online_schedule_C1
+    from shuffle_privacy.mechanisms.iteration.bounds import online_laplace_delta
+    from shuffle_privacy.mechanisms.iteration.schedules import online_schedule_C1
     kw = dict(epsilon=1.0, i=10, L=1.0, eta=0.1, alpha=1.5, C2=1.0, a=0.0, b=1.0, beta=1.0, rho=0.5)
     target = online_laplace_delta(C1=1.0, **kw)[1]
     C1 = online_schedule_C1(delta=target, noise='laplace', **kw)
@@ -329,7 +329,7 @@ def test_online_schedule_C1_reaches_a_reachable_target():
 
 def test_online_limit_upper_end_non_increasing_at_large_epsilon():
     "quad returned (-inf, inf) for the tail integral at eps ~ 35: inf error and inf rounding slack gave delta = 1."
-    from shuffle_privacy.mechanisms.iteration import online_gaussian_delta, online_laplace_delta
+    from shuffle_privacy.mechanisms.iteration.bounds import online_gaussian_delta, online_laplace_delta
     g = dict(i=1, L=1.0, eta=0.1, alpha=1.5, C1=1e3, C2=100.0, beta=0.5, rho=0.0)
     for f, kw in ((online_gaussian_delta, dict(g, diameter=1.0)), (online_laplace_delta, dict(g, a=0.0, b=1.0))):
         ups = [f(e, n=None, **kw)[1] for e in np.linspace(0.0, 300.0, 61)]
@@ -337,7 +337,7 @@ def test_online_limit_upper_end_non_increasing_at_large_epsilon():
 
 def test_reverse_direction_capped_at_huge_sigma():
     "shuffle_gaussian_rdp_reverse returned 3e13 at n = 1e6, sigma = 1e20 (quadrature); the Gaussian RDP caps it."
-    from shuffle_privacy.mechanisms.shuffle_gaussian_soundness import shuffle_gaussian_rdp_reverse
+    from shuffle_privacy.studies.shuffle_gaussian_soundness import shuffle_gaussian_rdp_reverse
     o = np.array([2.0, 4.0, 16.0])
     r = shuffle_gaussian_rdp_reverse(o, 10**6, 1e20)
     assert np.all(np.isfinite(r)) and np.all(r <= o/(2*1e40)*(1 + 1e-12)) and np.all(np.diff(r) >= 0)

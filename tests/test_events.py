@@ -14,7 +14,7 @@ from shuffle_privacy.accounting.events import (rdp_of, rdp_from_integer_orders, 
                                                wbk_subsampled_rdp, Event, ProfileEvent)
 from shuffle_privacy.accounting.rdp import RdpAccountant, adaptive_orders
 from shuffle_privacy.accounting.calibrate import calibrate
-from shuffle_privacy.mechanisms.shuffle_gaussian import shuffle_gaussian_rdp
+from shuffle_privacy.mechanisms.shuffle_gaussian.rdp import shuffle_gaussian_rdp
 
 def dp_curve(event, orders, rel=NR.REPLACE_ONE):
     acc = DpRdp(orders=list(map(float, orders)), neighboring_relation=rel)

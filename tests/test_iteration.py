@@ -1,4 +1,4 @@
-"""Cross-checks of shuffle_privacy.mechanisms.iteration against independent 50-digit mpmath computations written straight from
+"""Cross-checks of shuffle_privacy.mechanisms.iteration.bounds against independent 50-digit mpmath computations written straight from
 the papers' formulas (Sordello, Bu, Dong (and Su), *Privacy Amplification via Iteration for Shuffled and Online
 PNSGD*), hypothesis property tests and bad-input tests."""
 import itertools, math
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, assume, strategies as st
 
-from shuffle_privacy.mechanisms.iteration import (
+from shuffle_privacy.mechanisms.iteration.bounds import (
     Contraction, theta, contraction_factor, gaussian_constants, laplace_constants, shuffled_delta, entry_delta,
     randomly_stopped_delta, shuffled_delta_mc, lemma8_leading, lemma8_remainder, lambertw_exp,
     laplace_scale_schedule, gaussian_sigma_schedule, laplace_delta_star, gaussian_delta_star,
@@ -398,7 +398,7 @@ def test_bad_input_raises_value_error(call, match):
 @pytest.mark.parametrize('kind', ['laplace', 'gaussian'])
 def test_online_euler_maclaurin_tail_matches_exact_sum(kind, monkeypatch):
     "For huge n the tail beyond 10^7 factors is summed by Euler-Maclaurin; check it against the exact sum at small scale."
-    import shuffle_privacy.mechanisms.iteration as it
+    import shuffle_privacy.mechanisms.iteration.bounds as it
     f, g = (online_laplace_delta, dict(a=0, b=1)) if kind == 'laplace' else (online_gaussian_delta, dict(diameter=1))
     exact = f(1.0, n=[3*10**4, 10**5, 10**6], **ON, **g)
     monkeypatch.setattr(it, '_EXACT_MAX', 2*10**4); monkeypatch.setattr(it, '_EM_START', 10**4)

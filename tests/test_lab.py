@@ -24,7 +24,7 @@ def test_kernel_imports_the_package_and_widgets():
 
 def test_missing_torch_names_the_extra(monkeypatch):
     import builtins, numpy as np
-    from shuffle_privacy.experiments.blogs import torch_clip_gradient
+    from shuffle_privacy.mechanisms.blogs.torch import torch_clip_gradient
     real = builtins.__import__
     def no_torch(name, *a, **k):
         if name == 'torch' or name.startswith('torch.'): raise ImportError('No module named torch')

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy import stats
 
-from shuffle_privacy.mechanisms.p1d_accounting import (ShiftedBinomialProfile, binomial_shift_log_delta, p1d_exact_delta,
+from shuffle_privacy.mechanisms.summation.exact import (ShiftedBinomialProfile, binomial_shift_log_delta, p1d_exact_delta,
                                             p1d_exact_epsilon, p1d_exact_params, p1d_min_b)
-from shuffle_privacy.mechanisms.summation import p1d_epsilon, p1d_params
+from shuffle_privacy.mechanisms.summation.protocols import p1d_epsilon, p1d_params
 
 MP_DPS = 60   # conftest.py sets mpmath to this before each test
 mp.mp.dps = MP_DPS
@@ -102,7 +102,7 @@ def test_epsilon_tol_clamped_to_float_resolution_negative_refused():
 def test_huge_m_switches_method_instead_of_exhausting_memory():
     "Contract item 4: the profile switches to two CDF values; the PLD, which needs the pmf, refuses and names the profile."
     from shuffle_privacy.core import ResourceLimitError
-    from shuffle_privacy.mechanisms.p1d_accounting import p1d_pld
+    from shuffle_privacy.mechanisms.summation.exact import p1d_pld
     d = p1d_exact_delta(1.0, m=10**15, p=0.5, g=10)
     assert 0.0 <= d <= 1e-300                     # shift 10 against sd 1.6e7: nothing to see (an upper bound)
     assert p1d_exact_delta(1.0, m=100, p=0.5, g=10**9) == 1.0   # a shift beyond the support: disjoint, delta = 1
@@ -129,7 +129,7 @@ def _mp_log_cdf(m, p, z):
 
 @pytest.mark.parametrize('m,p,z', [(10**6, 0.5, 497_000), (10**9, 0.001, 994_000), (10**9, 0.5, 499_900_000)])
 def test_window_log_pmf_is_within_its_error_bound(m, p, z):
-    from shuffle_privacy.mechanisms.p1d_accounting import _binom_logpmf
+    from shuffle_privacy.mechanisms.summation.exact import _binom_logpmf
     zs = np.array([z, z + 1, z + 1000])
     lp, err = _binom_logpmf(zs, m, p)
     for v, e, zz in zip(lp, err, zs):
@@ -138,13 +138,13 @@ def test_window_log_pmf_is_within_its_error_bound(m, p, z):
 @pytest.mark.parametrize('m,p,z', [(10**6, 0.5, 497_000), (10**9, 0.001, 994_000), (10**7, 0.3, 2_985_000)])
 def test_scipy_logcdf_within_the_assumed_error(m, p, z):
     from scipy import stats
-    from shuffle_privacy.mechanisms.p1d_accounting import _CDF_ERR
+    from shuffle_privacy.mechanisms.summation.exact import _CDF_ERR
     v = float(stats.binom.logcdf(z, m, p))
     assert abs(v - float(_mp_log_cdf(m, p, z))) <= _CDF_ERR*(1 + abs(v))/30   # 30x below the margin we assume
 
 @pytest.mark.parametrize('m,p,k', [(10**5, 0.5, 30), (10**6, 0.3, 100), (4*10**6, 0.01, 20), (10**5, 0.001, 3), (300, 0.2, 5)])
 def test_cdf_route_agrees_with_the_window_sum(m, p, k):
-    from shuffle_privacy.mechanisms.p1d_accounting import ShiftedBinomialProfile
+    from shuffle_privacy.mechanisms.summation.exact import ShiftedBinomialProfile
     w, c = ShiftedBinomialProfile(m, p, k, method='window'), ShiftedBinomialProfile(m, p, k, method='cdf')
     for e in (0.0, 0.05, 0.3, 1.0, 3.0):
         for s in (1, -1):
@@ -153,6 +153,6 @@ def test_cdf_route_agrees_with_the_window_sum(m, p, k):
             assert b >= a - 1e-8 and b - a < 1e-6 * max(1.0, abs(a)), (e, s, a, b)   # cdf: an upper bound as tight
 
 def test_p1d_exact_params_at_n_1e8_is_exact_at_the_boundary():
-    from shuffle_privacy.mechanisms.p1d_accounting import p1d_exact_params, p1d_exact_delta
+    from shuffle_privacy.mechanisms.summation.exact import p1d_exact_params, p1d_exact_delta
     g, b, p = p1d_exact_params(10**8, 1.0, 1e-6)
     assert p1d_exact_delta(1.0, m=b*10**8, p=p, g=g) <= 1e-6 < p1d_exact_delta(1.0, m=(b - 1)*10**8, p=p, g=g)

@@ -2,7 +2,7 @@
 import math
 import pytest
 import shuffle_privacy as sp
-from shuffle_privacy.mechanisms.p1d_accounting import P1DEvent, PVECEvent, p1d_pld, p1d_exact_delta
+from shuffle_privacy.mechanisms.summation.exact import P1DEvent, PVECEvent, p1d_pld, p1d_exact_delta
 from shuffle_privacy.accounting.pld import PldAccountant, pld_of
 
 @pytest.mark.parametrize('m,p,g', [(200, 0.5, 3), (1000, 0.3, 10), (5000, 0.5, 40)])

@@ -186,7 +186,7 @@ def test_bad_inputs(call, msg):
 
 def test_pnsgd_delta_wires_the_accountant():
     from shuffle_privacy.algorithms.pnsgd import pnsgd_delta
-    from shuffle_privacy.mechanisms.iteration import (gaussian_constants, laplace_constants, shuffled_delta,
+    from shuffle_privacy.mechanisms.iteration.bounds import (gaussian_constants, laplace_constants, shuffled_delta,
                                            randomly_stopped_delta, entry_delta)
     A, B = gaussian_constants(0.8, L=2.0, sigma=5.0, eta=0.05, diameter=2.0, beta=1.0, rho=0.1)
     kw = dict(n=500, L=2.0, scale=5.0, eta=0.05, K=Ball(1.0), beta=1.0, rho=0.1)

@@ -1,4 +1,4 @@
-"""Issue 11 item 5: `profile_pld` turns a privacy-profile bound into a dominating PLD (notebook 07).
+"""Issue 11 item 5: `profile_pld` turns a privacy-profile bound into a dominating PLD (notebook 06).
 
 References: the Gaussian mechanism's closed-form profile and dp_accounting's own Gaussian PLD; exact enumeration of
 small discrete pairs composed k times; the KOV / basic composition of single points of the PNSGD profiles."""

@@ -1,4 +1,4 @@
-"""Tests of shuffle_privacy.mechanisms.schedules: the hypergeometric closed form against 40-digit mpmath quadrature, calibration
+"""Tests of shuffle_privacy.mechanisms.iteration.schedules: the hypergeometric closed form against 40-digit mpmath quadrature, calibration
 (certified rounding, inverse of the accountant), the Lambert-W inverse of delta*, and bad input."""
 import math
 import mpmath as mp
@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from shuffle_privacy.mechanisms.iteration import (gaussian_constants, laplace_constants, shuffled_delta, gaussian_delta_star,
+from shuffle_privacy.mechanisms.iteration.bounds import (gaussian_constants, laplace_constants, shuffled_delta, gaussian_delta_star,
                                        laplace_delta_star, gaussian_schedule_delta, laplace_schedule_delta)
-from shuffle_privacy.mechanisms.schedules import (laplace_online_log_integral, calibrate_gaussian_sigma, calibrate_laplace_scale,
+from shuffle_privacy.mechanisms.iteration.schedules import (laplace_online_log_integral, calibrate_gaussian_sigma, calibrate_laplace_scale,
                                        gaussian_schedule_C1, laplace_schedule_C1, delta_star_c_closed_form, fit_rate)
 
 def mquad_tail(g, T, alpha=1.5):
@@ -86,8 +86,8 @@ def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match): call()
 
 def test_online_schedule_C1_certified():
-    from shuffle_privacy.mechanisms.schedules import online_schedule_C1
-    from shuffle_privacy.mechanisms.iteration import online_laplace_delta
+    from shuffle_privacy.mechanisms.iteration.schedules import online_schedule_C1
+    from shuffle_privacy.mechanisms.iteration.bounds import online_laplace_delta
     onl = dict(i=100, L=10, eta=0.01, alpha=1.5, C2=100, beta=0.5, rho=0, a=0, b=1)
     C1 = online_schedule_C1(1.0, 1e-6, noise='laplace', **onl)
     assert online_laplace_delta(1.0, C1=C1, **onl)[1] <= 1e-6 < online_laplace_delta(1.0, C1=C1*(1 - 1e-7), **onl)[1]
@@ -96,7 +96,7 @@ def test_online_schedule_C1_certified():
     with pytest.raises(ValueError, match='noise must be'): online_schedule_C1(1.0, 1e-6, noise='x', **onl)
 
 def test_shuffled_epsilon_certified_and_inverse_of_sigma_calibration():
-    from shuffle_privacy.mechanisms.schedules import shuffled_epsilon
+    from shuffle_privacy.mechanisms.iteration.schedules import shuffled_epsilon
     kw = dict(n=10**4, L=1, eta=0.1, beta=0.5, rho=0)
     e = shuffled_epsilon(1e-5, noise='gaussian', sigma=3.0, diameter=1, **kw)
     g = lambda eps: shuffled_delta(*gaussian_constants(eps, L=1, sigma=3.0, eta=0.1, diameter=1, beta=0.5, rho=0), 10**4)
@@ -111,7 +111,7 @@ def test_shuffled_epsilon_certified_and_inverse_of_sigma_calibration():
 @pytest.mark.parametrize('d', [1e-300, 1e-250, 1e-200])
 def test_schedule_C1_tiny_delta(d):
     "The geometric bisection took sqrt(lo*hi), which overflows to inf for brackets near 1e300 (ValueError blaming C1 = inf)."
-    from shuffle_privacy.mechanisms.iteration import gaussian_delta_star, laplace_delta_star
+    from shuffle_privacy.mechanisms.iteration.bounds import gaussian_delta_star, laplace_delta_star
     for f, star in ((gaussian_schedule_C1, gaussian_delta_star), (laplace_schedule_C1, laplace_delta_star)):
         C1 = f(1.0, d)
         assert math.isfinite(C1) and star(C1, 1.0) <= d < star(C1*(1 - 1e-12), 1.0)

@@ -1,4 +1,4 @@
-"""Cross-checks of shuffle_privacy.mechanisms.shuffle_gaussian (Theorem 1 of Liew & Takahashi) against independent
+"""Cross-checks of shuffle_privacy.mechanisms.shuffle_gaussian.rdp (Theorem 1 of Liew & Takahashi) against independent
 60-digit mpmath references: the direct multinomial sum over compositions, the partition sum, and the
 generating-function coefficient computed by exact-order polynomial powering in mpmath."""
 import itertools, math
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from shuffle_privacy.mechanisms.shuffle_gaussian import (integer_partitions, shuffle_gaussian_log_excess, shuffle_gaussian_rdp,
+from shuffle_privacy.mechanisms.shuffle_gaussian.rdp import (integer_partitions, shuffle_gaussian_log_excess, shuffle_gaussian_rdp,
                                               shuffle_gaussian_rdp_curve, shuffle_gaussian_rdp_partitions,
                                               shuffle_gaussian_rdp_upper_bound)
 

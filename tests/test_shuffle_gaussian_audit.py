@@ -6,7 +6,7 @@ from itertools import permutations
 from scipy import stats
 
 from shuffle_privacy.accounting.conversions import rdp_to_dp
-from shuffle_privacy.mechanisms.shuffle_gaussian import shuffle_gaussian_rdp
+from shuffle_privacy.mechanisms.shuffle_gaussian.rdp import shuffle_gaussian_rdp
 from shuffle_privacy.experiments.shuffle_gaussian_audit import audit_shuffle_gaussian, shuffle_gaussian_log_lr, shuffle_gaussian_sampler
 
 def test_log_lr_against_mixture_densities():

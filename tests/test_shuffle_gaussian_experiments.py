@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from shuffle_privacy.accounting.conversions import gdp_delta
-from shuffle_privacy.mechanisms.shuffle_gaussian import shuffle_gaussian_epsilon, shuffle_gaussian_rdp
+from shuffle_privacy.mechanisms.shuffle_gaussian.rdp import shuffle_gaussian_epsilon, shuffle_gaussian_rdp
 from shuffle_privacy.experiments.shuffle_gaussian import (clones_epsilon, clones_gaussian_epsilon, gaussian_ldp_eps0,
                                                           load_mnist, train_shuffled_checkin, checkin_min_participants,
                                                           checkin_clones_round, baseline_checkin_epsilon,
@@ -118,7 +118,7 @@ def test_baseline_composition_against_closed_forms():
 
 def test_generic_with_everyone_checking_in_equals_multi_epoch_rdp_route():
     # γ = 1: m = n, no binomial tail, Theorem 2 is the identity: the route is composition.rdp_epsilon exactly
-    from shuffle_privacy.accounting.composition import rdp_epsilon
+    from shuffle_privacy.mechanisms.iteration.multi_epoch import rdp_epsilon
     n, s, dt = 20000, 5.0, 1e-5
     for T in (1, 7, 50):
         got = generic_checkin_epsilon(n, 1.0, s, T, dt, sensitivity=1.0, n_split=1, grid=100)[0]

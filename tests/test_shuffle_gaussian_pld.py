@@ -5,7 +5,7 @@ import pytest
 from scipy import special, stats, integrate
 import dp_accounting
 import shuffle_privacy as sp
-from shuffle_privacy.mechanisms.shuffle_gaussian_pld import shuffle_gaussian_delta_bounds, shuffle_gaussian_pld
+from shuffle_privacy.mechanisms.shuffle_gaussian.pld import shuffle_gaussian_delta_bounds, shuffle_gaussian_pld
 from shuffle_privacy.accounting.pld import PldAccountant
 from shuffle_privacy.accounting.rdp import RdpAccountant
 from shuffle_privacy.accounting.calibrate import calibrate
@@ -141,7 +141,7 @@ def test_sigma_1_5_from_five_users():
 
 
 # --- below sigma = 2: the log-scale grid (sigma in [0.05, 2)) ------------------------------------------------------
-from shuffle_privacy.mechanisms import shuffle_gaussian_pld as _sgp
+from shuffle_privacy.mechanisms.shuffle_gaussian import pld as _sgp
 
 @pytest.mark.filterwarnings('ignore::scipy.integrate.IntegrationWarning')   # quad's own estimate; it is checked
 @pytest.mark.parametrize('s, es', [(1.0, (0.0, 0.5, 2.0, 5.0)), (0.5, (0.0, 1.5, 6.0, 15.0)),
@@ -190,14 +190,14 @@ def test_log_grid_agrees_with_lattice():
         fwd = lambda L: (L.p[None, :]*np.maximum(L.values()[None, :]/n - E, 0)).sum(1)
         rev = lambda L: (L.p[None, :]*np.maximum(1 - E*L.values()[None, :]/n, 0)).sum(1) + L.z0
         return np.maximum(fwd(F), rev(F)), np.maximum(fwd(U) + U.exc/n, rev(U))
-    g = bounds(_sgp._log_sum_law(n, 2.0, _sgp._UP), _sgp._log_sum_law(n, 2.0, _sgp._LO_F))
+    g = bounds(_sgp._log_sum_law(n, 2.0, _sgp.UPPER), _sgp._log_sum_law(n, 2.0, _sgp.LOWER_FORWARD))
     l = shuffle_gaussian_delta_bounds(n, 2.0, e)
     assert np.all(g[0] <= l[1]*(1 + 1e-9)) and np.all(l[0] <= g[1]*(1 + 1e-9))
     assert np.all(g[1][:3] <= 1.02*g[0][:3])                # tight down to delta ~ 1e-14
 
 def test_log_grid_laws_keep_mass_and_mean():
     for s in (0.05, 0.3, 1.2):
-        for kind in (_sgp._UP, _sgp._LO_F):
+        for kind in (_sgp.UPPER, _sgp.LOWER_FORWARD):
             L = _sgp._log_sum_law(777, s, kind)
             assert abs(L.p.sum() - 1) < 1e-12 and abs(L.mean()/777 - 1) < 1e-12
             assert np.all(np.diff(L.x) > 0) and np.all(L.p > 0)
@@ -221,8 +221,8 @@ def test_small_sigma_beats_rdp():
     assert sp.PldAccountant().compose(ev, 100).get_epsilon(1e-5) < RdpAccountant().compose(ev, 100).get_epsilon(1e-5)
 
 def test_small_sigma_subsampled_and_checkin():
-    "The mixtures of notebook 18 accept small sigma: ordered, and sampling 10% of 1000 users helps."
-    from shuffle_privacy.mechanisms.subsampled_checkin_pld import subsampled_shuffle_gaussian_pld, shuffled_checkin_pld
+    "The mixtures of notebook 13 accept small sigma: ordered, and sampling 10% of 1000 users helps."
+    from shuffle_privacy.mechanisms.shuffle_gaussian.subsampled_pld import subsampled_shuffle_gaussian_pld, shuffled_checkin_pld
     full = shuffle_gaussian_pld(100, 1.0).delta_bounds(0.5)
     sub = subsampled_shuffle_gaussian_pld(1000, 100, 1.0).delta_bounds(0.5)
     chk = shuffled_checkin_pld(200, 0.5, 1.0, max_buckets=4).delta_bounds(0.5)

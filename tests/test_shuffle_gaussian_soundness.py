@@ -5,8 +5,8 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from shuffle_privacy.mechanisms.shuffle_gaussian import shuffle_gaussian_rdp
-from shuffle_privacy.mechanisms.shuffle_gaussian_soundness import (_log_laplace_excess, _log_laplace_lognormal, conjecture1_scan,
+from shuffle_privacy.mechanisms.shuffle_gaussian.rdp import shuffle_gaussian_rdp
+from shuffle_privacy.studies.shuffle_gaussian_soundness import (_log_laplace_excess, _log_laplace_lognormal, conjecture1_scan,
                                                         shuffle_gaussian_rdp_both_directions, shuffle_gaussian_rdp_reverse,
                                                         shuffled_gaussian_renyi_grid2, shuffled_gaussian_renyi_mc)
 

@@ -3,7 +3,7 @@ import itertools, math
 import numpy as np
 import pytest
 from scipy import integrate, special, stats
-from shuffle_privacy.mechanisms.shuffle_gaussian_worst_pair import pair_delta, pair_delta_mc, worst_pair_search
+from shuffle_privacy.studies.shuffle_gaussian_worst_pair import pair_delta, pair_delta_mc, worst_pair_search
 
 def _density(y, x, s):
     "p_X(y) written out directly as the average over permutations of a product of normal pdfs (no log space)."

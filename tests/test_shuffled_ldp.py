@@ -6,7 +6,7 @@ from scipy import stats
 import shuffle_privacy as sp
 from shuffle_privacy.core import ResourceLimitError
 from shuffle_privacy.accounting.pld import PldAccountant, pld_of
-from shuffle_privacy.mechanisms.shuffled_ldp import (
+from shuffle_privacy.mechanisms.shuffled_ldp.pld import (
     clone_pair_pld, clones_closed_form_epsilon, rr_pair_pld, rr_clone_probability, blanket_delta,
     blanket_epsilon, shuffled_ldp_league, ShuffledLDPEvent, ShuffledBinaryRREvent, _log_binom_half,
     rr_worst_case_delta, rr_worst_case_epsilon)
@@ -230,7 +230,7 @@ def test_margins_at_the_largest_loss_keep_composition_finite_and_certified():
 def test_blanket_profile_is_monotone_and_finds_the_first_crossing():
     """The authors' Bennett bound rises again before eps0 (eps0 = 8, n = 1e5): the profile is its running minimum, and
     blanket_epsilon is the first eps where it reaches delta (was eps0, from a bisection that assumed monotonicity)."""
-    from shuffle_privacy.mechanisms.shuffled_ldp import blanket_delta, blanket_epsilon, _blanket_raw
+    from shuffle_privacy.mechanisms.shuffled_ldp.pld import blanket_delta, blanket_epsilon, _blanket_raw
     kw = dict(n=10**5, local_epsilon=8.0)
     es = np.linspace(0.0, 8.0, 801)
     d = np.array([blanket_delta(e, **kw) for e in es])
@@ -241,7 +241,7 @@ def test_blanket_profile_is_monotone_and_finds_the_first_crossing():
     assert blanket_delta(e, **kw) <= 1e-6 and abs(e - first) <= 0.011, (e, first)
 
 def test_huge_integers_are_refused_not_overflowed():
-    from shuffle_privacy.mechanisms.shuffled_ldp import (blanket_delta, clones_closed_form_epsilon, clone_pair_pld,
+    from shuffle_privacy.mechanisms.shuffled_ldp.pld import (blanket_delta, clones_closed_form_epsilon, clone_pair_pld,
                                                          rr_pair_pld)
     for call in (lambda: blanket_delta(0.1, n=10**400, local_epsilon=1.0),
                  lambda: blanket_delta(0.1, n=10, local_epsilon=1.0, k=10**400),
@@ -251,5 +251,5 @@ def test_huge_integers_are_refused_not_overflowed():
 
 def test_rr_pair_pld_refuses_before_memory_runs_out():
     from shuffle_privacy.core import ResourceLimitError
-    from shuffle_privacy.mechanisms.shuffled_ldp import rr_pair_pld
+    from shuffle_privacy.mechanisms.shuffled_ldp.pld import rr_pair_pld
     with pytest.raises(ResourceLimitError, match='instead'): rr_pair_pld(10**14, 1.0)

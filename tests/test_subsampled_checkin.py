@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from shuffle_privacy.mechanisms.shuffle_gaussian import shuffle_gaussian_rdp
-from shuffle_privacy.mechanisms.subsampled_checkin import (checkin_rdp_chernoff, checkin_rdp_exact,
-                                                      subsampled_shuffle_gaussian_rdp, _ssg_many_k, _ssg_from_sg)
+from shuffle_privacy.mechanisms.shuffle_gaussian.rdp import shuffle_gaussian_rdp
+from shuffle_privacy.mechanisms.shuffle_gaussian.subsampled import (checkin_rdp_chernoff, checkin_rdp_exact,
+                                                      subsampled_shuffle_gaussian_rdp, _ssg_many_k, ssg_rdp_from_sg_rdp)
 
 mp.mp.dps = 50
 
@@ -76,7 +76,7 @@ def _ssg_many_k_one_pass_per_k(orders, ks, gamma, sigma):
     rows = []
     for k in ks:
         sg = shuffle_gaussian_rdp(np.arange(2, L + 1), int(k), sigma)
-        rows.append(np.minimum(_ssg_from_sg(o, sg, gamma), sg[o - 2]))
+        rows.append(np.minimum(ssg_rdp_from_sg_rdp(o, sg, gamma), sg[o - 2]))
     return np.array(rows)
 
 @pytest.mark.parametrize('L,ks,gamma,sigma', [

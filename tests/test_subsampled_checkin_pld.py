@@ -6,10 +6,10 @@ import shuffle_privacy as sp
 import numpy as np
 import pytest
 import mpmath as mp
-from shuffle_privacy.mechanisms.subsampled_checkin_pld import (
+from shuffle_privacy.mechanisms.shuffle_gaussian.subsampled_pld import (
     subsampled_shuffle_gaussian_pld, shuffled_checkin_pld, _mixture_pair)
-from shuffle_privacy.mechanisms.shuffle_gaussian_pld import shuffle_gaussian_pld
-from shuffle_privacy.mechanisms.subsampled_checkin import SubsampledShuffleGaussianEvent, ShuffledCheckInEvent
+from shuffle_privacy.mechanisms.shuffle_gaussian.pld import shuffle_gaussian_pld
+from shuffle_privacy.mechanisms.shuffle_gaussian.subsampled import SubsampledShuffleGaussianEvent, ShuffledCheckInEvent
 from shuffle_privacy.accounting.pld import PldAccountant, pld_of
 from shuffle_privacy.accounting.rdp import RdpAccountant
 

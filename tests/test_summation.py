@@ -1,4 +1,4 @@
-"Tests of shuffle_privacy.mechanisms.summation: parameter rules, Monte Carlo unbiasedness and variance, the two shufflers, privacy vs mpmath."
+"Tests of shuffle_privacy.mechanisms.summation.protocols: parameter rules, Monte Carlo unbiasedness and variance, the two shufflers, privacy vs mpmath."
 import math
 import mpmath as mp
 import numpy as np
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy import stats
 
-from shuffle_privacy.mechanisms.summation import (count_pmf, gaussian_sigma, p1d_count, p1d_epsilon, p1d_params, p1d_robust_epsilon,
+from shuffle_privacy.mechanisms.summation.protocols import (count_pmf, gaussian_sigma, p1d_count, p1d_epsilon, p1d_params, p1d_robust_epsilon,
                                        p1d_sum, p1d_variance, pvec_params, pvec_sum, pvec_variance, pvec_variance_bound,
                                        two_sample_chi2)
 
@@ -115,7 +115,7 @@ def test_two_sample_test_has_power():
 
 def test_messages_are_shuffled_uniformly():
     "Positions of the ones after the shuffle are uniform (the message-level simulation really permutes)."
-    from shuffle_privacy.mechanisms.summation import p1d_randomizer, shuffle_messages
+    from shuffle_privacy.mechanisms.summation.protocols import p1d_randomizer, shuffle_messages
     rng = np.random.default_rng(7)
     pos = []
     for _ in range(2000):
@@ -135,7 +135,7 @@ def test_pvec_params_follow_theorem_3_2():
     assert prm.gamma == pytest.approx(gamma) and prm.delta_hat == pytest.approx(gamma)
     assert prm.epsilon_hat == pytest.approx(1.0/(18*math.sqrt(math.log(1/gamma))))
     assert prm.g == max(32, 8, 4)
-    assert (prm.g, prm.b, prm.p) == __import__('shuffle_privacy.mechanisms.summation', fromlist=['x']).p1d_params(1000, prm.epsilon_hat, gamma, g=prm.g)
+    assert (prm.g, prm.b, prm.p) == __import__('shuffle_privacy.mechanisms.summation.protocols', fromlist=['x']).p1d_params(1000, prm.epsilon_hat, gamma, g=prm.g)
     assert pvec_params(3, 50, 1.0, 1e-5, 2.0).g == 8 and pvec_params(1, 1, 1.0, 1e-5, 2.0).g == 4
 
 def test_pvec_composition_inequalities_of_the_proof():
@@ -220,7 +220,7 @@ def test_gaussian_sigma_conservative_under_cancellation():
 
 def test_robust_sum_dropouts_expectation():
     "With only honest users sending, E[estimate] = sum of honest x - (Delta/g) p b (#dropped)."
-    from shuffle_privacy.mechanisms.summation import p1d_robust_sum
+    from shuffle_privacy.mechanisms.summation.protocols import p1d_robust_sum
     rng = np.random.default_rng(21)
     x = rng.random(60); g, b, p = p1d_params(60, 2.0, 1e-2)
     honest = np.arange(60) < 40
@@ -230,7 +230,7 @@ def test_robust_sum_dropouts_expectation():
     assert abs(est.mean() - expect) < 4.5*math.sqrt(v/4000)
 
 def test_p1d_helpers_bad_input():
-    from shuffle_privacy.mechanisms.summation import p1d_analyzer, p1d_encode
+    from shuffle_privacy.mechanisms.summation.protocols import p1d_analyzer, p1d_encode
     rng = np.random.default_rng(0)
     with pytest.raises(ValueError, match='g must be an integer'): p1d_encode([0.5], 0, 1.0, rng)
     with pytest.raises(ValueError, match='Delta must be in'): p1d_encode([0.5], 3, -1.0, rng)
@@ -243,11 +243,11 @@ def test_p1d_helpers_bad_input():
 
 # --- issue 12 regressions found by the contract domains ---
 def test_p1d_robust_sum_checks_the_mask_shape():
-    from shuffle_privacy.mechanisms.summation import p1d_robust_sum
+    from shuffle_privacy.mechanisms.summation.protocols import p1d_robust_sum
     with pytest.raises(ValueError, match='honest'): p1d_robust_sum([0.5], 3, 3, 0.5, 1.0, 0, [True, False])
 
 def test_two_sample_chi2_huge_range_and_min_expected():
-    from shuffle_privacy.mechanisms.summation import two_sample_chi2
+    from shuffle_privacy.mechanisms.summation.protocols import two_sample_chi2
     a = np.array([0, 10**17, 5, 5, 5, 5] * 5); b = np.array([0, 10**17, 5, 5, 5, 6] * 5)
     assert 0.0 <= two_sample_chi2(a, b) <= 1.0          # bins at observed values: no 1e17-long bincount
     with pytest.raises(ValueError, match='min_expected'): two_sample_chi2(a, b, min_expected=0.0)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """`python3 dev.py fuzz`: drive every public function over its declared domain (tests/domains/) and write the fuzz
-statistics that `nbs/06_contract.ipynb` shows: calls, valid answers, refusals for size, contract violations, and how
+statistics that `nbs/08_contract.ipynb` shows: calls, valid answers, refusals for size, contract violations, and how
 many bad inputs raised a ValueError. The same domains and checks as `tests/test_contract.py`, counted instead of
 asserted. Options: `--examples N` (valid calls per function; default: each domain's quick CI budget), `--slow` (include the slow domains)."""
 import argparse, json, sys, time, warnings

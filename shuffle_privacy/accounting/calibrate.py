@@ -48,9 +48,13 @@ def calibrate(make_event, # callable: parameter -> DpEvent (e.g. lambda s: Shuff
     return _calibrate(eps, eps_t, bracket if bracket is None else (lo, hi), discrete, rtol)
 
 # %% ../../nbs/04_calibrate.ipynb #8cb59d96
-def _direction(eps, lo, hi):
-    "+1 if ε grows with the parameter, -1 if it falls, from the ends of a bracket."
+def _direction(eps, lo, hi, widen=0):
+    "+1 if ε grows with the parameter, -1 if it falls, from the ends of a bracket (widened up to `widen` times 16x)."
     a, b = eps(lo), eps(hi)
+    for _ in range(widen):                     # ε flat on the probe (0 at a large δ, say): look further out
+        if a != b: break
+        lo, hi = max(lo/16, 1e-12) if not isinstance(lo, int) else lo, hi*16
+        a, b = eps(lo), eps(hi)
     if a == b:
         raise ValueError(f'calibrate: ε is {a!r} at both ends of the bracket ({lo!r}, {hi!r}); the parameter does not '
                          'change the privacy loss, or the bracket is too narrow')
@@ -60,7 +64,7 @@ def _calibrate(eps, eps_t, bracket, discrete, rtol):
     ok = lambda x: eps(x) <= eps_t
     if bracket is None:
         lo, hi = (1, 4) if discrete else (1.0, 4.0)
-        sign, a, b = _direction(eps, lo, hi)
+        sign, a, b = _direction(eps, lo, hi, widen=6)
         start = 1
         if sign < 0:   # noise: find hi with ε(hi) <= target, lo with ε(lo) > target
             try: lo, hi = expand_bracket(ok, start, 1 if discrete else 1e-12, 2**62 if discrete else 1e12,

@@ -120,7 +120,7 @@ def pnsgd(loss, # object with `grad(w, x, y)` for batches of chains, e.g. `Squar
     return PNSGDResult(w=w, path=np.stack(path), steps=steps, order=order, noise=noise)
 
 # %% ../../nbs/31_pnsgd.ipynb #f337e5bx
-from ..mechanisms.iteration import lambertw_exp, contraction_factor, gaussian_sigma_schedule
+from ..mechanisms.iteration.bounds import lambertw_exp, contraction_factor, gaussian_sigma_schedule
 
 # %% ../../nbs/31_pnsgd.ipynb #f337e5ba
 def online_gaussian_sigmas(n:int, # number of steps
@@ -149,7 +149,7 @@ def online_gaussian_sigmas(n:int, # number of steps
     return np.exp(math.log(M) + math.log(D) - math.log(2 * float(eta)) - lw / 2)
 
 # %% ../../nbs/31_pnsgd.ipynb #17e6325x
-from ..mechanisms.iteration import (gaussian_constants, laplace_constants, shuffled_delta,
+from ..mechanisms.iteration.bounds import (gaussian_constants, laplace_constants, shuffled_delta,
                                                   randomly_stopped_delta, entry_delta)
 
 # %% ../../nbs/31_pnsgd.ipynb #17e63257

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 import numpy as np
 from ..core import check_int, check_real, check_positive, check_array, as_rng
-from ..mechanisms.summation import pvec_sum, pvec_params, pvec_variance, _check_eps_delta
+from ..mechanisms.summation.protocols import pvec_sum, pvec_params, pvec_variance, check_epsilon_delta
 
 # %% ../../nbs/32_shuffle_sco.ipynb #c27388de
 from .losses import (Ball, Loss, LogisticLoss, SquaredLoss, HingeLoss, AbsoluteLoss,
@@ -122,7 +122,7 @@ def _pvec_noise_var(b, d, eps, delta, L):
 
 def _V(d, eps, delta, L):
     "PVEC's n-free worst-case error variance bound at l2 bound L (Theorem 3.2 with its exact constants)."
-    from shuffle_privacy.mechanisms.summation import pvec_variance_bound
+    from shuffle_privacy.mechanisms.summation.protocols import pvec_variance_bound
     return pvec_variance_bound(d, eps, delta, L)
 
 def psgd_batch(n:int, d:int, epsilon:float, delta:float, L:float, exact_constants:bool=True)->int:
@@ -146,7 +146,7 @@ def psgd(loss:Loss, # loss with L and R
         )->SCOResult:
     "PSGD (Alg 3): sequentially interactive SGD, each user in one batch; (epsilon, delta)-shuffle private."
     rng = as_rng(rng); _loss(loss)
-    X = check_array('X', X, ndim=2); n, d = X.shape; epsilon, delta = _check_eps_delta(epsilon, delta)
+    X = check_array('X', X, ndim=2); n, d = X.shape; epsilon, delta = check_epsilon_delta(epsilon, delta)
     R, L = loss.R, loss.L; D = 2*R
     b = psgd_batch(n, d, epsilon, delta, L) if b is None else check_int('b', b, lo=1, hi=n)
     T = n//b
@@ -162,7 +162,7 @@ def psgd(loss:Loss, # loss with L and R
 
 # %% ../../nbs/32_shuffle_sco.ipynb #9ff64d20
 def _check_common(loss, X, eps, delta):
-    _loss(loss); X = check_array('X', X, ndim=2); eps, delta = _check_eps_delta(eps, delta)
+    _loss(loss); X = check_array('X', X, ndim=2); eps, delta = check_epsilon_delta(eps, delta)
     return X, X.shape[0], X.shape[1], eps, delta
 
 def pagd_batch(n:int, d:int, V:float, beta:float, D:float)->int:

@@ -9,11 +9,11 @@ __all__ = ['plot_iteration_explorer', 'iteration_explorer']
 import math
 import numpy as np
 import matplotlib.pyplot as plt
-from shuffle_privacy.mechanisms.iteration import (
+from shuffle_privacy.mechanisms.iteration.bounds import (
     laplace_schedule_delta, gaussian_schedule_delta, laplace_scale_schedule, gaussian_sigma_schedule,
     laplace_delta_star, gaussian_delta_star, online_laplace_delta, online_gaussian_delta, contraction_factor,
     lambertw_exp)
-from ..mechanisms.schedules import fit_rate
+from ..mechanisms.iteration.schedules import fit_rate
 
 # %% ../../nbs/40_iteration_figures.ipynb #818f7d83
 def plot_iteration_explorer(epsilon:float=1.0, n:float=1e6, eta:float=0.1, L:float=10.0, D:float=1.0, C1:float=1e3,

@@ -12,13 +12,13 @@ import numpy as np
 from scipy import optimize, stats
 from ..core import check_int, check_positive, check_probability, check_array, log1mexp, in_test, as_rng
 from ..core import expand_bracket
-from ..mechanisms.shuffled_ldp import clones_closed_form_epsilon
+from ..mechanisms.shuffled_ldp.pld import clones_closed_form_epsilon
 from ..accounting.conversions import (rdp_to_dp, gdp_delta, gdp_epsilon, optimal_composition_epsilon,
                                                     OrderGridWarning, pure_dp_to_rdp)
-from ..accounting.composition import exact_epsilon, advanced_epsilon
-from ..mechanisms.shuffle_gaussian import shuffle_gaussian_rdp, shuffle_gaussian_rdp_upper_bound
+from ..mechanisms.iteration.multi_epoch import exact_epsilon, advanced_epsilon
+from ..mechanisms.shuffle_gaussian.rdp import shuffle_gaussian_rdp, shuffle_gaussian_rdp_upper_bound
 from ..accounting.conversions import rdp_to_dp_growing
-from ..mechanisms.subsampled_checkin import checkin_rdp_exact, checkin_rdp_chernoff, _ssg_from_sg
+from ..mechanisms.shuffle_gaussian.subsampled import checkin_rdp_exact, checkin_rdp_chernoff, ssg_rdp_from_sg_rdp
 
 # %% ../../nbs/41_table1.ipynb #589e4da7
 def clones_epsilon(epsilon0:float, # local ε0 > 0
@@ -216,7 +216,7 @@ def generic_checkin_epsilon(n:int, # number of users
             e, p = _round_cache(n, gamma, sigma, p, sensitivity, calibration, False, grid)
             if not math.isfinite(e): continue
             pure = pure_dp_to_rdp(e, o)
-            rho = np.minimum(_ssg_from_sg(o, pure, gamma), pure)            # check-in of the ε-pure part (Theorem 2)
+            rho = np.minimum(ssg_rdp_from_sg_rdp(o, pure, gamma), pure)            # check-in of the ε-pure part (Theorem 2)
             lfl = float(log1mexp(T*math.log1p(-p)))                          # log Pr[some round hits the δ part]
             if ld <= lfl: continue
             d_rdp = math.exp(float(log1mexp(lfl - ld)) + ld - T*math.log1p(-p))   # (δ_total - floor)/(1-p)^T

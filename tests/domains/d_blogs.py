@@ -1,10 +1,10 @@
-"""Domains of `shuffle_privacy.mechanisms.blogs` (see tests/contract_spec.py)."""
+"""Domains of `shuffle_privacy.mechanisms.blogs.published` (see tests/contract_spec.py)."""
 import math
 import numpy as np
 from hypothesis import strategies as st
 from contract_spec import Domain, log_uniform, ints, probability
 
-M = 'shuffle_privacy.mechanisms.blogs.'
+M = 'shuffle_privacy.mechanisms.blogs.published.'
 _clip = log_uniform(1e-100, 1e100)
 
 def _group(kw):

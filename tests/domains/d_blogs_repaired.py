@@ -1,10 +1,10 @@
-"""Domains of `shuffle_privacy.mechanisms.blogs_repaired` (see tests/contract_spec.py)."""
+"""Domains of `shuffle_privacy.mechanisms.blogs.repaired` (see tests/contract_spec.py)."""
 import math
 import numpy as np
 from hypothesis import strategies as st
 from contract_spec import Domain, log_uniform, ints, probability, orders
 
-M = 'shuffle_privacy.mechanisms.blogs_repaired.'
+M = 'shuffle_privacy.mechanisms.blogs.repaired.'
 _sigma = log_uniform(1e-3, 1e12)
 
 def _grads(kw):
@@ -21,10 +21,6 @@ DOMAINS = {
         kind='finite', nan_params=('clip', 'noise_multiplier'),
         invalid=(dict(grads=[np.ones(3)], block_sizes=[1], clip=0.0, noise_multiplier=1.0),
                  dict(grads=[np.ones(3)], block_sizes=[1, 2], clip=1.0, noise_multiplier=1.0))),
-    M + 'repaired_rdp': Domain(
-        st.fixed_dictionaries(dict(orders=orders(1 + 1e-9, 1e6), noise_multiplier=log_uniform(1e-100, 1e100),
-                                   count=ints(1, 10**12))), kind='rdp', nan_params=('noise_multiplier',),
-        invalid=(dict(orders=[0.5], noise_multiplier=1.0, count=1), dict(orders=[2.0], noise_multiplier=1.0, count=0))),
     M + 'repaired_epsilon': Domain(
         st.fixed_dictionaries(dict(noise_multiplier=_sigma, count=ints(1, 10**9), delta=probability(1e-300, 0.99))),
         kind='epsilon', invalid=(dict(noise_multiplier=0.0, count=1, delta=1e-5),

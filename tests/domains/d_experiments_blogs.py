@@ -8,8 +8,6 @@ DOMAINS = {
                            invalid=(dict(rng='seed'), dict(sizes=(64, 0, 10)))),
 }
 EXEMPT = {
-    M + 'torch_block_shuffle': 'torch tensor wrapper of block_shuffle (declared there); tested in tests/test_blogs_experiment.py',
-    M + 'torch_clip_gradient': 'torch tensor wrapper of clip_gradient (declared there); tested in tests/test_blogs_experiment.py',
     M + 'mlp_logits': 'part of the training loop of notebook 44; tested in tests/test_blogs_experiment.py',
     M + 'mlp_grads': 'part of the training loop; gradients checked by finite differences in tests/test_blogs_experiment.py',
     M + 'accuracy': 'part of the training loop of notebook 44',

@@ -1,10 +1,10 @@
-"""Domains of `shuffle_privacy.mechanisms.iteration` (see tests/contract_spec.py)."""
+"""Domains of `shuffle_privacy.mechanisms.iteration.bounds` (see tests/contract_spec.py)."""
 import math
 import numpy as np
 from hypothesis import strategies as st
 from contract_spec import Domain, log_uniform, ints, probability
 
-M = 'shuffle_privacy.mechanisms.iteration.'
+M = 'shuffle_privacy.mechanisms.iteration.bounds.'
 _eps = st.one_of(st.just(0.0), log_uniform(1e-12, 1e4))
 _pos = log_uniform(1e-50, 1e50)                       # L, diameter, sigma, v, C1: any positive scale
 _frac = st.one_of(st.just(0.0), st.just(1.0), st.floats(0.0, 1.0))
@@ -22,7 +22,7 @@ def _nondegenerate(kw):
 
 def _contraction(draw=probability(1e-300, 1.0)):
     "B as a float, or as a Contraction carrying 1 - B exactly (also 1 - B below the double range)."
-    from shuffle_privacy.mechanisms.iteration import Contraction
+    from shuffle_privacy.mechanisms.iteration.bounds import Contraction
     return st.one_of(st.just(0.0), draw, draw.map(lambda c: Contraction(1.0 - c, c)))
 
 def _constants_ok(r, kw):
@@ -159,5 +159,7 @@ DOMAINS[M + 'online_gaussian_delta'] = Domain(
              dict(_OG, diameter=1.0, exact_terms=-1)))
 
 EXEMPT = {
+    M + 'online_params': 'validation shared by online_gaussian_delta and online_laplace_delta, whose domains drive it',
+    M + 'online_integral': 'quadrature kernel of the online bounds (takes online_params output); driven by their domains',
     M + 'Contraction': 'a NamedTuple (B, 1 - B); validated by the functions that take it',
 }

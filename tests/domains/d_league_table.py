@@ -1,8 +1,8 @@
-"""Domains of `shuffle_privacy.experiments.league_table` (see tests/contract_spec.py)."""
+"""Domains of `shuffle_privacy.studies.league_table` (see tests/contract_spec.py)."""
 from hypothesis import strategies as st
 from contract_spec import Domain, log_uniform, ints, probability
 
-M = 'shuffle_privacy.experiments.league_table.'
+M = 'shuffle_privacy.studies.league_table.'
 DOMAINS = {
     M + 'mc_epsilon_lower_bound': Domain(
         st.fixed_dictionaries(dict(n=ints(1, 20), sigma=log_uniform(1e-2, 1e20), rounds=ints(1, 3),

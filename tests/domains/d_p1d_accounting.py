@@ -1,10 +1,10 @@
-"""Domains of `shuffle_privacy.mechanisms.p1d_accounting` (see tests/contract_spec.py)."""
+"""Domains of `shuffle_privacy.mechanisms.summation.exact` (see tests/contract_spec.py)."""
 import math
 import numpy as np
 from hypothesis import strategies as st
 from contract_spec import Domain, log_uniform, ints, probability
 
-M = 'shuffle_privacy.mechanisms.p1d_accounting.'
+M = 'shuffle_privacy.mechanisms.summation.exact.'
 _p = st.one_of(log_uniform(1e-300, 0.5), log_uniform(1e-16, 0.5).map(lambda q: 1.0 - q))
 _eps = st.one_of(st.just(0.0), log_uniform(1e-15, 1e4))
 _m = ints(1, 10**10)                      # window ~50 sd of Bin(m, p): at most a few 1e6 points
@@ -29,7 +29,7 @@ DOMAINS = {
     M + 'p1d_exact_epsilon': Domain(
         st.fixed_dictionaries(dict(delta=probability(1e-300, 0.99), m=_m, p=_p, g=_g,
                                    tol=st.one_of(st.just(1e-20), log_uniform(1e-300, 1.0)))), kind='epsilon',
-        check=lambda r, kw: math.isinf(r) or __import__('shuffle_privacy').mechanisms.p1d_accounting.p1d_exact_delta(r, m=kw['m'], p=kw['p'], g=kw['g']) <= kw['delta'],
+        check=lambda r, kw: math.isinf(r) or __import__('shuffle_privacy').mechanisms.summation.exact.p1d_exact_delta(r, m=kw['m'], p=kw['p'], g=kw['g']) <= kw['delta'],
         invalid=(dict(delta=0.0, m=10, p=0.5, g=1), dict(delta=1e-6, m=10, p=0.5, g=1, tol=-1.0))),
     M + 'p1d_min_b': Domain(
         st.fixed_dictionaries(dict(n=ints(1, 10**8), g=ints(1, 100), epsilon=log_uniform(0.1, 20.0),

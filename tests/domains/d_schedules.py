@@ -1,10 +1,10 @@
-"""Domains of `shuffle_privacy.mechanisms.schedules` (see tests/contract_spec.py)."""
+"""Domains of `shuffle_privacy.mechanisms.iteration.schedules` (see tests/contract_spec.py)."""
 import math
 import numpy as np
 from hypothesis import strategies as st
 from contract_spec import Domain, log_uniform, ints, probability
 
-M = 'shuffle_privacy.mechanisms.schedules.'
+M = 'shuffle_privacy.mechanisms.iteration.schedules.'
 _eps = st.one_of(st.just(0.0), log_uniform(1e-12, 1e4))
 
 def _smooth():
@@ -38,7 +38,7 @@ def _lap_integral():
 def _calibrated(which):
     "check: the returned parameter meets the target (the delta evaluated there is <= delta)."
     def check(r, kw):
-        from shuffle_privacy.mechanisms import iteration as it
+        from shuffle_privacy.mechanisms.iteration import bounds as it
         k = {k: v for k, v in kw.items() if k not in ('delta', 'n', 'rtol', 'epsilon')}
         if which == 'sigma': d = it.shuffled_delta(*it.gaussian_constants(kw['epsilon'], sigma=r, **k), kw['n'])
         else: d = it.shuffled_delta(*it.laplace_constants(kw['epsilon'], v=r, **k), kw['n'])
@@ -90,12 +90,12 @@ DOMAINS = {
                  dict(delta=1e-6, noise='gaussian', n=10, L=1.0, sigma=1.0, diameter=1.0, atol=-1.0, **_GEO))),
     M + 'laplace_schedule_C1': Domain(
         st.fixed_dictionaries(dict(delta=probability(1e-300, 0.99), epsilon=_eps)), kind='nonneg',
-        check=lambda r, kw: __import__('shuffle_privacy').mechanisms.iteration.laplace_delta_star(r, kw['epsilon'])
+        check=lambda r, kw: __import__('shuffle_privacy').mechanisms.iteration.bounds.laplace_delta_star(r, kw['epsilon'])
         <= kw['delta'] or (_ for _ in ()).throw(AssertionError(r)),
         invalid=(dict(delta=0.0, epsilon=1.0), dict(delta=0.5, epsilon=-1.0), dict(delta=1.5, epsilon=1.0))),
     M + 'gaussian_schedule_C1': Domain(
         st.fixed_dictionaries(dict(delta=probability(1e-300, 0.99), epsilon=_eps)), kind='nonneg',
-        check=lambda r, kw: __import__('shuffle_privacy').mechanisms.iteration.gaussian_delta_star(r, kw['epsilon'])
+        check=lambda r, kw: __import__('shuffle_privacy').mechanisms.iteration.bounds.gaussian_delta_star(r, kw['epsilon'])
         <= kw['delta'] or (_ for _ in ()).throw(AssertionError(r)),
         invalid=(dict(delta=0.0, epsilon=1.0), dict(delta=0.5, epsilon=math.inf))),
 }
@@ -103,7 +103,7 @@ DOMAINS = {
 
 def _online_C1():
     "Targets that some C1 reaches: delta = the delta at a drawn C1_0 (delta falls as C1 grows), so C1 <= C1_0."
-    from shuffle_privacy.mechanisms.iteration import online_laplace_delta, online_gaussian_delta
+    from shuffle_privacy.mechanisms.iteration.bounds import online_laplace_delta, online_gaussian_delta
     def build(t):
         sm, noise, i, epsilon, L, alpha, C2, C10, n, a, w = t
         geo = dict(a=a, b=a + w) if noise == 'laplace' else dict(diameter=w)
@@ -119,7 +119,7 @@ def _online_C1():
         lambda kw: {k: v for k, v in kw.items() if k != '_C10'})
 
 def _online_C1_ok(r, kw):
-    from shuffle_privacy.mechanisms.iteration import online_laplace_delta, online_gaussian_delta
+    from shuffle_privacy.mechanisms.iteration.bounds import online_laplace_delta, online_gaussian_delta
     f = online_laplace_delta if kw['noise'] == 'laplace' else online_gaussian_delta
     k = {x: v for x, v in kw.items() if x not in ('delta', 'noise', 'rtol')}
     d = f(C1=r, **k)

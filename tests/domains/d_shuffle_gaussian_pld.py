@@ -1,9 +1,9 @@
-"""Domains of `shuffle_privacy.mechanisms.shuffle_gaussian_pld` (see tests/contract_spec.py)."""
+"""Domains of `shuffle_privacy.mechanisms.shuffle_gaussian.pld` (see tests/contract_spec.py)."""
 import numpy as np
 from hypothesis import strategies as st
 from contract_spec import Domain, log_uniform, ints
 
-M = 'shuffle_privacy.mechanisms.shuffle_gaussian_pld.'
+M = 'shuffle_privacy.mechanisms.shuffle_gaussian.pld.'
 
 def _ordered(r, kw):
     lo, up = r
@@ -26,4 +26,17 @@ DOMAINS = {
         invalid=(dict(num_users=0, noise_multiplier=3.0), dict(num_users=10, noise_multiplier=3.0,
                                                                value_discretization_interval=2.0))),
 }
-EXEMPT = {}
+DOMAINS.update({
+    M + 'check_shuffle_gaussian': Domain(
+        st.fixed_dictionaries(dict(num_users=ints(1, 10**12), noise_multiplier=log_uniform(0.05, 1e4))), kind='any',
+        invalid=(dict(num_users=0, noise_multiplier=1.0), dict(num_users=5, noise_multiplier=0.04))),
+})
+EXEMPT = {
+    M + 'gaussian_delta': 'array kernel: exact Gaussian δ(ε) (no validation, for speed); its callers validate, and '
+                          'tests/test_shuffle_gaussian_pld.py checks it against mpmath through n = 1',
+    M + 'loss_floor': 'the loss floor of the shuffle Gaussian PLDs as a function of the largest loss (a kernel)',
+    M + 'sum_law': 'returns the cached law object of S_n for one end; driven by shuffle_gaussian_pld and '
+                   'shuffle_gaussian_delta_bounds, whose domains cover (n, sigma); tested in tests/test_shuffle_gaussian_pld.py',
+    M + 'rounded_pmf': 'rounds (loss, mass) arrays onto a grid for dp_accounting; its callers validate the arrays',
+    M + 'gaussian_pld_pair': "dp_accounting's (sampled) Gaussian PLD pair with a size check; driven by the PLD builders",
+}

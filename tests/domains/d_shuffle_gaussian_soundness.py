@@ -1,4 +1,4 @@
-"""Domains of `shuffle_privacy.mechanisms.shuffle_gaussian_soundness` (see tests/contract_spec.py).
+"""Domains of `shuffle_privacy.studies.shuffle_gaussian_soundness` (see tests/contract_spec.py).
 
 Quadrature and Monte Carlo: the quick run keeps sizes small. The reverse-direction quadrature is declared on
 σ in [0.5, 1e6], n <= 1e4 to keep the run short; at n = 1e6, σ = 1e20 it once returned 3e13, and is now capped by
@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import strategies as st
 from contract_spec import Domain, log_uniform, ints, orders
 
-M = 'shuffle_privacy.mechanisms.shuffle_gaussian_soundness.'
+M = 'shuffle_privacy.studies.shuffle_gaussian_soundness.'
 iorders = lambda hi=16: st.lists(ints(2, hi), min_size=1, max_size=4).map(lambda v: np.array(sorted(v)))
 pair = st.tuples(log_uniform(1e-3, 1e3), log_uniform(1e-3, 1e3))
 

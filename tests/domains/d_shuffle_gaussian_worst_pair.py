@@ -1,8 +1,8 @@
-"""Domains of `shuffle_privacy.mechanisms.shuffle_gaussian_worst_pair` (see tests/contract_spec.py)."""
+"""Domains of `shuffle_privacy.studies.shuffle_gaussian_worst_pair` (see tests/contract_spec.py)."""
 from hypothesis import strategies as st
 from contract_spec import Domain, log_uniform, ints
 
-M = 'shuffle_privacy.mechanisms.shuffle_gaussian_worst_pair.'
+M = 'shuffle_privacy.studies.shuffle_gaussian_worst_pair.'
 _unit = st.floats(0.0, 1.0)
 _pair = lambda n: st.tuples(st.lists(_unit, min_size=n, max_size=n), _unit).map(
     lambda t: dict(x=t[0], x_prime=[t[1]] + t[0][1:]))

@@ -1,9 +1,9 @@
-"""Domains of `shuffle_privacy.mechanisms.shuffled_ldp` (see tests/contract_spec.py)."""
+"""Domains of `shuffle_privacy.mechanisms.shuffled_ldp.pld` (see tests/contract_spec.py)."""
 import math
 from hypothesis import strategies as st
 from contract_spec import Domain, log_uniform, ints, probability
 
-M = 'shuffle_privacy.mechanisms.shuffled_ldp.'
+M = 'shuffle_privacy.mechanisms.shuffled_ldp.pld.'
 _e0 = log_uniform(1e-3, 700.0)
 _e0_blanket = log_uniform(1e-3, 50.0)
 _eps = st.one_of(st.just(0.0), log_uniform(1e-9, 1e3))
@@ -17,7 +17,7 @@ def _pair_ok(pair, kw):
     assert 0.0 <= lo <= up, (lo, up)
 
 def _blanket_eps_ok(r, kw):
-    from shuffle_privacy.mechanisms.shuffled_ldp import blanket_delta
+    from shuffle_privacy.mechanisms.shuffled_ldp.pld import blanket_delta
     assert r <= kw['local_epsilon']
     extra = {k: kw[k] for k in ('k', 'bound', 'mechanism') if k in kw}
     assert r == kw['local_epsilon'] or blanket_delta(r, n=kw['n'], local_epsilon=kw['local_epsilon'], **extra) <= kw['delta']

@@ -1,8 +1,8 @@
-"""Domains of `shuffle_privacy.mechanisms.subsampled_checkin_pld` (see tests/contract_spec.py)."""
+"""Domains of `shuffle_privacy.mechanisms.shuffle_gaussian.subsampled_pld` (see tests/contract_spec.py)."""
 from hypothesis import strategies as st
 from contract_spec import Domain, log_uniform, ints
 
-M = 'shuffle_privacy.mechanisms.subsampled_checkin_pld.'
+M = 'shuffle_privacy.mechanisms.shuffle_gaussian.subsampled_pld.'
 
 def _pair_ok(pair, kw):
     for e in (0.0, 0.5):

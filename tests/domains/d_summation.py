@@ -1,10 +1,10 @@
-"""Domains of `shuffle_privacy.mechanisms.summation` (see tests/contract_spec.py)."""
+"""Domains of `shuffle_privacy.mechanisms.summation.protocols` (see tests/contract_spec.py)."""
 import math
 import numpy as np
 from hypothesis import strategies as st
 from contract_spec import Domain, log_uniform, ints, probability
 
-M = 'shuffle_privacy.mechanisms.summation.'
+M = 'shuffle_privacy.mechanisms.summation.protocols.'
 _eps = log_uniform(1e-12, 15.0)                     # Lemma 3.1's range 0 < epsilon <= 15
 _delta = log_uniform(1e-300, 0.49)                  # 0 < delta < 1/2
 _Delta = log_uniform(1e-150, 1e150)                 # input bound
@@ -107,6 +107,12 @@ DOMAINS = {
                  dict(epsilon=1.0, delta=1e-6, sensitivity=0.0))),
 }
 
+DOMAINS[M + 'ceil_sqrt'] = Domain(st.fixed_dictionaries(dict(n=ints(0, 10**30))), kind='any',
+                                  check=lambda r, kw: r*r >= kw['n'] and (r == 0 or (r - 1)**2 < kw['n']),
+                                  invalid=(dict(n=-1),))
+DOMAINS[M + 'check_epsilon_delta'] = Domain(
+    st.fixed_dictionaries(dict(epsilon=log_uniform(1e-300, 15.0), delta=log_uniform(1e-300, 0.4999))), kind='any',
+    invalid=(dict(epsilon=0.0, delta=1e-5), dict(epsilon=16.0, delta=1e-5), dict(epsilon=1.0, delta=0.5)))
 EXEMPT = {
     M + 'PVECParams': 'a NamedTuple of parameters built by pvec_params',
     M + 'pvec_variance': 'takes a PVECParams (validated when built); tested in tests/test_summation.py',

@@ -11,10 +11,10 @@ import numpy as np
 from ..core import check_int, check_positive, check_probability, as_rng
 from ..accounting.rdp import RdpAccountant
 from ..accounting.pld import PldAccountant
-from ..mechanisms.shuffle_gaussian import ShuffleGaussianEvent
-import shuffle_privacy.mechanisms.shuffle_gaussian_pld   # registers the PLD of ShuffleGaussianEvent
+from ..mechanisms.shuffle_gaussian.rdp import ShuffleGaussianEvent
+import shuffle_privacy.mechanisms.shuffle_gaussian.pld   # registers the PLD of ShuffleGaussianEvent
 from ..audit import epsilon_lower_bound
-from .shuffle_gaussian_audit import shuffle_gaussian_log_lr
+from ..experiments.shuffle_gaussian_audit import shuffle_gaussian_log_lr
 
 # %% ../../nbs/47_league_table.ipynb #9e984836
 def _composed_log_lr(n, sigma, rounds, trials, first, rng, chunk=64):
