@@ -83,9 +83,9 @@ def _show_doc_procs():
             self.ns = {'show_doc': show_doc, **vars(import_module(lib))}
             for m in sorted(mods): self.ns.update(vars(import_module(f'{lib}.{m}')))
         def cell(self, cell):
-            if cell.cell_type != 'code' or not _re_show_doc.match(cell.source or ''): return
+            code = re.sub(r'^\s*#\|.*\n', '', cell.source or '', flags=re.M).strip()
+            if cell.cell_type != 'code' or not _re_show_doc.match(code): return
             if any('text/markdown' in (o.get('data') or {}) for o in cell.get('outputs', [])): return
-            code = re.sub(r'^\s*#\|.*\n', '', cell.source, flags=re.M).strip()
             try: md = eval(code, self.ns)._repr_markdown_()
             except Exception as e: raise BuildError(f'{code}: {type(e).__name__}: {e}') from e
             cell.outputs = [dict(output_type='display_data', metadata={}, data={'text/markdown': md})]
@@ -126,7 +126,7 @@ def page_map():
 def relink(md:str, pages:dict, href=lambda s: f'{s}.html', raw_html=True)->str:
     "nbdev's doc links (`/core.html#sym`) to our pages (or plain code where no page), then notebook names linkified."
     def f(m):
-        page = pages.get(m.group(2))
+        page = pages.get(m.group(2)) if not m.group(1).split('.')[-1].startswith('_') else None   # no docs for privates
         return site_nav.link(m.group(1), href(page) + (m.group(3) or ''), True, raw_html) if page else f'`{m.group(1)}`'
     return site_nav.linkify(_re_doclink.sub(f, md), href, raw_html=raw_html)
 
@@ -213,6 +213,7 @@ html_static_path = ['_static']
 html_css_files = ['styles.css']
 html_favicon = '_static/favicon.svg'
 html_show_sourcelink = False
+smartquotes = False                       # text as the notebooks write it
 exclude_patterns = ['_build', '**.ipynb_checkpoints']
 
 def setup(app):   # the offline MathJax extension only copies files after the build: safe in parallel
