@@ -258,10 +258,11 @@ def run_sphinx(workers:int):
     # returns null and appendChild(null) raises). Guard that one call on the Sphinx versions known to have it.
     js = SITE/'_static'/'searchtools.js'
     if sphinx.version_info[:2] == (9, 0) and js.exists():
-        old = 'listItem.appendChild(Search.makeSearchSummary(data, searchTerms, anchor));'
+        old = re.compile(r'listItem\.appendChild\(\s*Search\.makeSearchSummary\(data, searchTerms, anchor\),?\s*\);')
+        new = '{ const _s = Search.makeSearchSummary(data, searchTerms, anchor); if (_s) listItem.appendChild(_s); }'
         txt = js.read_text(encoding='utf-8')
-        new = 'const _s = Search.makeSearchSummary(data, searchTerms, anchor); if (_s) listItem.appendChild(_s);'
-        if old in txt: js.write_text(txt.replace(old, new), encoding='utf-8')
+        if old.search(txt): js.write_text(old.sub(new, txt), encoding='utf-8')
+        else: log('note: searchtools.js has no unguarded makeSearchSummary call any more: drop this patch')
 
 _re_load = re.compile(r'<(?:script|img|iframe|source|embed|video|audio)\b[^>]*\bsrc=["\']((?:https?:)?//[^"\']+)'
                       r'|<link\b[^>]*\bhref=["\']((?:https?:)?//[^"\']+)|url\(\s*["\']?((?:https?:)?//[^"\')\s]+)', re.I)
