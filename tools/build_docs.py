@@ -1,20 +1,15 @@
 #!/usr/bin/env python3
 """Build the documentation site of shuffle_privacy (`python3 dev.py docs`) from the committed notebooks.
 
-Nothing is executed: each page shows its committed notebook's outputs, i.e. the full-size run that
-`python3 dev.py run NOTEBOOK` made (CI checks that every notebook runs with `nbdev-test`, in `python3 dev.py test`,
-and that the pages' text outputs equal the committed ones, in tests/test_site_content.py).
-
-1. **Process** each notebook with nbdev's public documentation processors (listed in `PROCS`; `exec_show_docs`,
-   which re-runs cells at test size, is not among them). The `show_doc` cells nbdev adds after exported definitions
-   are rendered with `nbdev.showdoc.show_doc` on the objects of the installed package. Cells that only import
-   `fastcore.test`, or only test private names, are left out of the site (and kept in the notebook); `#| hide` too.
-2. **Write** myst-nb notebooks (`nb_execution_mode = 'off'`): the sidebar has one section per block of numbers
-   (`site_nav.sections()`), an API reference page from `shuffle_privacy.__all__`, and the genindex; notebook
-   names and "notebook NN" in prose become links.
-3. **Render** with Sphinx + myst-nb + furo into `_build/site/`, offline (MathJax from `sphinx-mathjax-offline`);
-   the build fails if a page loads anything from the network.
-4. **README.md** is generated from `nbs/index.ipynb` the same way (`--readme-only`; `--check-readme` only compares).
+Nothing is executed: every page shows its committed notebook's outputs, the full-size run that `python3 dev.py run`
+made. (CI checks that the notebooks run with nbdev-test, and that pages' text outputs equal the committed ones.)
+1. Process each notebook with nbdev's public documentation processors (`process`; not `exec_show_docs`, which re-runs
+   cells at test size); the show_doc cells nbdev adds are rendered by `nbdev.showdoc.show_doc` on the installed
+   package's objects. Cells that only import fastcore.test, or only test private names, stay out of the site.
+2. Write myst-nb notebooks (`nb_execution_mode = 'off'`) with the sidebar of `site_nav.sections()`, an API reference
+   page, the index of names, and notebook names linked; 3. render with Sphinx + furo into `_build/site/`, offline
+   (MathJax from sphinx-mathjax-offline; the build fails if a page loads from the network).
+4. README.md is generated from `nbs/index.ipynb` the same way (`--readme-only`; `--check-readme` only compares).
 """
 import argparse, ast, copy, html, json, os, re, shutil, subprocess, sys, time
 from importlib import import_module
@@ -34,8 +29,7 @@ def read_json(p): return json.loads(Path(p).read_text(encoding='utf-8'))
 def write_json(p, d): Path(p).write_text(json.dumps(d, indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
 def src_of(c): s = c.get('source', ''); return s if isinstance(s, str) else ''.join(s)
 
-# ---------------------------------------------------------------------------------------------------------------
-# 1. nbdev's public processors, and two of our own
+# -------------------- 1. nbdev's public processors, and two of our own ----------------------------------------------
 
 _re_show_doc = re.compile(r'^\s*show_doc\s*\(\s*([\w.]+)')
 _TESTS = {'test_eq', 'test_ne', 'test_close', 'test_fail', 'test_is', 'test_warns', 'test_eq_type', 'test_stdout',
@@ -106,8 +100,7 @@ def process(path:Path):
     except BuildError as e: raise BuildError(f'{path.name}: {e}') from e
     finally: os.chdir(cwd)
 
-# ---------------------------------------------------------------------------------------------------------------
-# 2. myst-nb notebooks
+# -------------------- 2. myst-nb notebooks --------------------------------------------------------------------------
 
 _re_qopt = re.compile(r'^\s*#\|\s*([\w-]+)\s*:?\s*(.*?)\s*$')
 _re_doclink = re.compile(r'\[`([^`\]]+)`\]\(/([\w./-]+?)\.html(#[\w.-]*)?\)')
@@ -118,10 +111,6 @@ def split_options(source:str):
     lines, opts = source.splitlines(True), {}
     while lines and (m := _re_qopt.match(lines[0])): opts[m.group(1)] = m.group(2).strip('"\'') or 'true'; lines.pop(0)
     return opts, ''.join(lines)
-
-def page_map():
-    "nbdev's page names (`core`, as in `_modidx`'s `core.html#sym`) -> notebook stems (`00_core`)."
-    return {re.sub(r'^\d+[a-z]*_', '', p.stem): p.stem for p in site_nav.notebooks()}
 
 def relink(md:str, pages:dict, href=lambda s: f'{s}.html', raw_html=True)->str:
     "nbdev's doc links (`/core.html#sym`) to our pages (or plain code where no page), then notebook names linkified."
@@ -183,19 +172,6 @@ def toctree(caption, entries):
     return f'```{{toctree}}\n:hidden:\n:maxdepth: 1\n' + (f':caption: {caption}\n' if caption else '') + \
            '\n' + '\n'.join(entries) + '\n```\n'
 
-def doc_url_fn(pages):
-    "obj -> URL of its show_doc on our site, from nbdev's `_modidx` (the package's nbdev entry point)."
-    d = import_module(f'{site_nav.LIB}._modidx').d['syms']
-    def f(obj, name):
-        mod = getattr(obj, '__module__', None) or ''
-        hit = d.get(mod, {}).get(f'{mod}.{name}') or next((v for m in d.values() for k, v in m.items()
-                                                          if k.endswith(f'.{name}')), None)
-        if not hit: return None
-        page, _, anchor = hit[0].partition('#')
-        stem = pages.get(page.removesuffix('.html'))
-        return f'{stem}.html#{anchor}' if stem else None
-    return f
-
 CONF = '''# generated by tools/build_docs.py
 project = html_title = {title!r}
 author = copyright = {author!r}
@@ -225,7 +201,7 @@ FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect wi
 
 def write_sphinx_src(nbs):
     from nbdev.config import get_config
-    cfg, pages = get_config(), page_map()
+    cfg, pages = get_config(), site_nav.page_map()
     if SRC.exists(): shutil.rmtree(SRC)
     (SRC/'_static').mkdir(parents=True)
     for p in nbs:
@@ -235,7 +211,7 @@ def write_sphinx_src(nbs):
                 [toctree(None, ['Home <self>', 'API reference <api_reference>', 'Index of names <genindex>'])]
                 + [toctree(sec, stems) for sec, stems in site_nav.sections()])))
         write_json(SRC/f'{p.stem}.ipynb', nb)
-    (SRC/'api_reference.md').write_text(site_nav.api_reference(doc_url_fn(pages)), encoding='utf-8')
+    (SRC/'api_reference.md').write_text(site_nav.api_reference(site_nav.doc_url_fn(pages)), encoding='utf-8')
     for f in NBS.rglob('*'):            # images that markdown cells reference by relative path
         rel = f.relative_to(NBS)
         if f.is_file() and f.suffix.lower() in ('.png', '.jpg', '.jpeg', '.gif', '.svg') and \
@@ -245,19 +221,16 @@ def write_sphinx_src(nbs):
     shutil.copy2(NBS/'styles.css', SRC/'_static'/'styles.css')
     (SRC/'_static'/'favicon.svg').write_text(FAVICON)
 
-# ---------------------------------------------------------------------------------------------------------------
-# 3. Sphinx, and the offline check
+# -------------------- 3. Sphinx, and the offline check --------------------------------------------------------------
 
 def run_sphinx(workers:int):
     if SITE.exists(): shutil.rmtree(SITE)
     cmd = [sys.executable, '-m', 'sphinx', '-b', 'html', '-q', '-j', str(workers), '-d', str(BUILD/'doctrees'), str(SRC), str(SITE)]
-    log('+ ' + ' '.join(cmd))
+    log('+ ' + ' '.join(cmd)); import sphinx
     if subprocess.run(cmd, cwd=ROOT).returncode: raise BuildError('sphinx-build failed')
-    import sphinx
     # Sphinx 9.0's search page throws when a hit is an `{index}` entry (its anchor has no text, so makeSearchSummary
     # returns null and appendChild(null) raises). Guard that one call on the Sphinx versions known to have it.
-    js = SITE/'_static'/'searchtools.js'
-    if sphinx.version_info[:2] == (9, 0) and js.exists():
+    if sphinx.version_info[:2] == (9, 0) and (js := SITE/'_static'/'searchtools.js').exists():
         old = re.compile(r'listItem\.appendChild\(\s*Search\.makeSearchSummary\(data, searchTerms, anchor\),?\s*\);')
         new = '{ const _s = Search.makeSearchSummary(data, searchTerms, anchor); if (_s) listItem.appendChild(_s); }'
         txt = js.read_text(encoding='utf-8')
@@ -274,8 +247,7 @@ def check_offline(site:Path):
     if bad: raise BuildError('the site loads resources from the network:\n  ' + '\n  '.join(bad[:50]))
     if not (site/'_static'/'mathjax'/'tex-chtml.js').exists(): raise BuildError('offline MathJax missing from the site')
 
-# ---------------------------------------------------------------------------------------------------------------
-# 4. README.md from nbs/index.ipynb
+# -------------------- 4. README.md from nbs/index.ipynb -------------------------------------------------------------
 
 def readme_markdown(nb:dict)->str:
     "GitHub markdown for the processed index notebook: outputs as committed, notebook names linked to nbs/."
@@ -315,16 +287,13 @@ def main(argv=None):
     try:
         if a.check_readme: return 0 if build_readme(check=True) else 1
         if a.readme_only: return 0 if build_readme() else 1
-        site_nav.main([])                                  # nbs/sidebar.yml follows the notebooks
-        nbs = site_nav.notebooks()
-        log(f'processing {len(nbs)} committed notebooks (nothing is executed)')
-        write_sphinx_src(nbs)
+        site_nav.main([]); nbs = site_nav.notebooks()           # nbs/sidebar.yml follows the notebooks
+        log(f'processing {len(nbs)} committed notebooks (nothing is executed)'); write_sphinx_src(nbs)
         if not a.no_readme: build_readme()
         log('rendering with Sphinx'); run_sphinx(a.workers); check_offline(SITE)
         log(f'documentation site built: open file://{SITE/"index.html"}\n'
             f'  or serve it: .venv/bin/python -m http.server -d {SITE.relative_to(ROOT)} 8000')
         return 0
-    except BuildError as e:
-        log(f'DOCS BUILD FAILED: {e}'); return 1
+    except BuildError as e: log(f'DOCS BUILD FAILED: {e}'); return 1
 
 if __name__ == '__main__': sys.exit(main())

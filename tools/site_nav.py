@@ -9,6 +9,7 @@
 - `api_reference()`: the Markdown of the API reference page, from `shuffle_privacy.__all__`.
 """
 import html, inspect, json, re, sys
+from importlib import import_module
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -101,6 +102,24 @@ def linkify(md:str, href, stems:dict=None, raw_html:bool=False)->str:
 # ---------------------------------------------------------------------------------------------------------------
 # the API reference page
 
+def page_map():
+    "nbdev's page names (`core`, as in `_modidx`'s `core.html#sym`) -> notebook stems (`00_core`)."
+    return {re.sub(r'^\d+[a-z]*_', '', p.stem): p.stem for p in notebooks()}
+
+def doc_url_fn(pages):
+    "obj -> URL of its show_doc on our site, from nbdev's `_modidx` (the package's nbdev entry point)."
+    d = import_module(f'{LIB}._modidx').d['syms']
+    def f(obj, name):
+        mod = getattr(obj, '__module__', None) or ''
+        hit = d.get(mod, {}).get(f'{mod}.{name}') or next((v for m in d.values() for k, v in m.items()
+                                                          if k.endswith(f'.{name}')), None)
+        if not hit: return None
+        page, _, anchor = hit[0].partition('#')
+        stem = pages.get(page.removesuffix('.html'))
+        return f'{stem}.html#{anchor}' if stem else None
+    return f
+
+
 GROUPS = ['Events', 'Accountants', 'Calibration', 'Registries', 'Errors and warnings', 'Other']
 
 def group(name:str, obj)->str:
@@ -115,6 +134,7 @@ def _sig(name, obj)->str:
     try: s = str(inspect.signature(obj))
     except (TypeError, ValueError): return name
     s = re.sub(r"<[^>]*>|\b[\w.]*\bNeighboringRelation\.(\w+)", lambda m: m.group(1) or '…', s)
+    if isinstance(obj, type): s = s.removesuffix(' -> None')
     return f'{"class " if isinstance(obj, type) else ""}{name}{s}'
 
 def api_reference(doc_url)->str:
