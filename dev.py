@@ -1,11 +1,19 @@
 #!/usr/bin/env python3
-"""The README commands of shuffle_privacy: `python3 dev.py test`, `python3 dev.py docs` and `python3 dev.py lab`.
+"""The developer commands of shuffle_privacy: `python3 dev.py COMMAND [extra args]`.
 
-Each works by itself on a fresh machine with only Python >= 3.11 (pip and venv): it creates `.venv`
-in the repository when it is missing, installs the pinned dependencies from `requirements-lock.txt`
-(reinstalling when that file changes), installs the package in editable mode, and then does its job.
+  test    nbdev-test on every notebook (each executed once, at test size), then pytest on tests/
+  docs    the documentation site in _build/site/ from the committed notebooks (nothing executed; seconds)
+  lab     JupyterLab on nbs/ (figures inline; saving a notebook cleans it as nbdev-clean would)
+  run     re-execute the named notebooks at full size in place, then clean them: `python3 dev.py run 13 41_table1`
+  bench   the benchmarks against their baselines (benchmarks/RESULTS.md)
+  fuzz    every public function over its declared domain (nbs/fuzz_stats.json)
+  venv    only create or update .venv
+
+Each works by itself on a fresh machine with only Python >= 3.11 (pip and venv): it creates `.venv` in the
+repository when it is missing, installs the pinned dependencies from `requirements-lock.txt` (reinstalling when that
+file or pyproject.toml changes), installs the package in editable mode, and then does its job.
 """
-import hashlib, os, subprocess, sys, venv
+import hashlib, os, subprocess, sys, time, venv
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -38,13 +46,19 @@ def ensure_venv():
     run(*pip, 'install', '-q', '--no-deps', '-e', ROOT)
     STAMP.write_text(_lock_hash())
 
-def env():
-    "Environment for tools run from the venv."
+def env(headless:bool=True):
+    """Environment for tools run from the venv. Headless runs (tests, docs, benchmarks) draw with matplotlib's Agg;
+    `lab` and `run` leave the backend to the kernel (inline figures). The venv's kernels come first on JUPYTER_PATH,
+    so that a user-level `python3` kernelspec cannot shadow the venv's."""
     e = dict(os.environ)
     e['PATH'] = f"{BIN}{os.pathsep}{e.get('PATH', '')}"
     e['VIRTUAL_ENV'] = str(VENV)
-    e.setdefault('MPLBACKEND', 'Agg')
+    e['JUPYTER_PATH'] = os.pathsep.join(p for p in (str(VENV/'share'/'jupyter'), e.get('JUPYTER_PATH')) if p)
     e.setdefault('PYTHONHASHSEED', '0')
+    if headless: e.setdefault('MPLBACKEND', 'Agg')
+    else:
+        if e.get('MPLBACKEND', '').lower() == 'agg': del e['MPLBACKEND']   # inherited from a headless shell
+        e.pop('IN_TEST', None)
     return e
 
 def cmd_test(extra):
@@ -52,13 +66,13 @@ def cmd_test(extra):
     ensure_venv()
     run(BIN/'nbdev-test', '--n-workers', str(min(os.cpu_count() or 1, 2)), '--do-print', env=env())
     workers = str(min(os.cpu_count() or 1, 4))      # pytest-xdist: the suite is CPU-bound and its tests independent
-    r = subprocess.run([str(BIN/'python'), '-m', 'pytest', 'tests', '-q', '-n', workers, '-m', 'not browser and not slow',
+    r = subprocess.run([str(BIN/'python'), '-m', 'pytest', 'tests', '-q', '-n', workers, '-m', 'not browser and not site and not lab and not slow',
                         *extra], cwd=ROOT, env=env())
     # pytest exits 5 when it collects no test: that is a failure for us too
     sys.exit(r.returncode)
 
 def cmd_docs(extra):
-    "Execute every notebook from scratch, render the documentation site, and print where to open it."
+    "Render the documentation site from the committed notebooks (no execution), and print where to open it."
     ensure_venv()
     run(BIN/'python', ROOT/'tools'/'build_docs.py', *extra, env=env())
 
@@ -68,30 +82,48 @@ def cmd_bench(extra):
     run(BIN/'python', ROOT/'benchmarks'/'harness.py', *extra, env=env())
 
 def cmd_fuzz(extra):
-    "Fuzz every public function over its declared domain; write nbs/fuzz_stats.json (shown by nbs/08_contract)."
+    "Fuzz every public function over its declared domain; write nbs/fuzz_stats.json (shown by nbs/06_contract)."
     ensure_venv()
     run(BIN/'python', ROOT/'tools'/'fuzz_stats.py', *extra, env=env())
 
-def cmd_run(extra):
-    "Re-execute the named notebooks in place at full size (their committed outputs), then nbdev-clean them."
-    ensure_venv()
-    run(BIN/'python', ROOT/'tools'/'run_notebooks.py', *extra, env=env())
-
 def cmd_lab(extra):
-    "Open JupyterLab on the notebooks, from the same .venv (extra arguments go to `jupyter lab`)."
+    """Open JupyterLab on the notebooks, from the same .venv (extra arguments go to `jupyter lab`). The server listens
+    on 127.0.0.1 and saves notebooks through nbdev's pre-save hook (tools/jupyter_server_config.py)."""
     ensure_venv()
     root = ['--allow-root'] if hasattr(os, 'geteuid') and os.geteuid() == 0 else []   # containers often run as root
-    r = subprocess.run([str(BIN/'jupyter'), 'lab', '--notebook-dir', str(ROOT/'nbs'), *root, *extra], cwd=ROOT, env=env())
+    r = subprocess.run([str(BIN/'jupyter'), 'lab', '--notebook-dir', str(ROOT/'nbs'),
+                        f"--config={ROOT/'tools'/'jupyter_server_config.py'}", *root, *extra],
+                       cwd=ROOT, env=env(headless=False))
     sys.exit(r.returncode)
 
+def _notebook(name:str)->Path:
+    "`13`, `13_shuffle_gaussian_pld`, `nbs/13_shuffle_gaussian_pld.ipynb` -> the notebook's path."
+    p = Path(name)
+    if p.suffix == '.ipynb' and (ROOT/p).exists(): return ROOT/p
+    hits = [q for q in sorted((ROOT/'nbs').glob('*.ipynb')) if q.stem == p.stem or q.stem.split('_')[0] == p.stem]
+    if len(hits) != 1: sys.exit(f'dev.py run: {name!r} names {len(hits)} notebooks in nbs/')
+    return hits[0]
+
+def cmd_run(extra):
+    """Re-execute notebooks at full size (no IN_TEST, inline figures) in place, then clean them with nbdev-clean:
+    the outputs the site shows are these. `python3 dev.py run 13 41_table1`."""
+    ensure_venv()
+    if not extra: sys.exit('usage: python3 dev.py run NOTEBOOK [NOTEBOOK...]  (a number, a stem or a path)')
+    for p in map(_notebook, extra):
+        t = time.time()
+        print(f'running {p.name} at full size...', flush=True)
+        run(BIN/'jupyter', 'nbconvert', '--to', 'notebook', '--execute', '--inplace',
+            '--ExecutePreprocessor.timeout=-1', '--ExecutePreprocessor.kernel_name=python3', p,
+            cwd=ROOT/'nbs', env={**env(headless=False), 'SHUFFLE_PRIVACY_PROGRESS': '0'})   # no progress in outputs
+        run(BIN/'nbdev-clean', '--fname', p, env=env())
+        print(f'{p.name}: executed and cleaned in {time.time()-t:.0f}s', flush=True)
+
 def main(argv):
-    cmds = dict(test=cmd_test, docs=cmd_docs, lab=cmd_lab, venv=lambda extra: ensure_venv())
-    cmds['bench'] = cmd_bench
-    cmds['fuzz'] = cmd_fuzz
-    cmds['run'] = cmd_run
+    cmds = dict(test=cmd_test, docs=cmd_docs, lab=cmd_lab, run=cmd_run, bench=cmd_bench, fuzz=cmd_fuzz,
+                venv=lambda extra: ensure_venv())
     if len(argv) < 2 or argv[1] not in cmds:
         print(__doc__)
-        print('usage: python3 dev.py {test|docs|lab|run|bench|fuzz|venv} [extra args]')
+        print(f"usage: python3 dev.py {{{'|'.join(cmds)}}} [extra args]")
         return 2
     cmds[argv[1]](argv[2:])
     return 0

@@ -182,20 +182,59 @@ def test_screenshots(server, browser):
         page.close()
         assert out.stat().st_size > 10_000, f'{out} looks empty'
 
-def test_wide_tables_scroll_inside_the_page(pages, browser):
-    "No table is cut off: every table wider than its box scrolls horizontally, and at least one wide table exists."
-    cut, wide = {}, 0
+# code blocks, outputs and tables; an element that overflows counts once (a table inside its scrolling wrapper too)
+_BLOCKS_JS = """() => {
+  const scrolls = e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX);
+  const els = [...document.querySelectorAll('article pre, article table')]
+      .filter(e => !e.closest('.toctree-wrapper') && e.offsetParent !== null);
+  return els.map(e => {
+    const box = scrolls(e) ? e : (scrolls(e.parentElement) ? e.parentElement : e);
+    return {over: box.scrollWidth > box.clientWidth + 1, scroll: scrolls(box), tag: e.tagName,
+            text: e.innerText.slice(0, 60)};
+  });
+}"""
+
+@pytest.fixture(scope='module')
+def blocks_at_1400(pages, browser):
+    "For every sidebar page at a 1400 px wide window: each block's overflow and whether it scrolls."
+    res = {}
     for u in pages:
-        page, _, _ = _open(browser, u)
-        res = page.eval_on_selector_all('article table', '''els => els.map(e => [e.scrollWidth > e.clientWidth + 1,
-            ["auto", "scroll"].includes(getComputedStyle(e).overflowX) ||
-            ["auto", "scroll"].includes(getComputedStyle(e.parentElement).overflowX)])''')
+        page = browser.new_page(viewport=dict(width=1400, height=900))
+        page.goto(u, wait_until='load')
+        res[u] = page.evaluate(_BLOCKS_JS)
         page.close()
-        wide += sum(w for w, _ in res)
-        bad = sum(1 for w, s in res if w and not s)
-        if bad: cut[u] = bad
-    assert not cut, f'wide tables cut off (no horizontal scroll): {cut}'
-    assert wide > 0, 'no wide table on the site: the check above proved nothing'
+    return res
+
+def test_no_block_is_clipped(blocks_at_1400):
+    "Every code block, output or table wider than its box scrolls sideways: none clips text without a scrollbar."
+    cut = {u: [b['text'] for b in bs if b['over'] and not b['scroll']] for u, bs in blocks_at_1400.items()}
+    cut = {u: v for u, v in cut.items() if v}
+    assert not cut, f'blocks cut off without a scrollbar: {cut}'
+
+def test_at_most_a_tenth_of_blocks_scroll_at_1400px(blocks_at_1400):
+    "At 1400 px the content column uses the width: at most 10% of code blocks, outputs and tables need sideways scroll."
+    n = sum(len(bs) for bs in blocks_at_1400.values())
+    over = {u: sum(b['over'] for b in bs) for u, bs in blocks_at_1400.items()}
+    assert n > 200, f'only {n} blocks on the site'
+    frac = sum(over.values())/n
+    worst = sorted(((v, Path(urlparse(u).path).name) for u, v in over.items() if v), reverse=True)[:8]
+    assert frac <= 0.10, f'{frac:.1%} of {n} blocks scroll sideways at 1400 px; most on: {worst}'
+
+def test_content_column_uses_wide_screens(server, browser):
+    page = browser.new_page(viewport=dict(width=1400, height=900))
+    page.goto(urljoin(server, '00_core.html'), wait_until='load')
+    w = page.evaluate('() => document.querySelector("article").getBoundingClientRect().width')
+    page.close()
+    assert w >= 850, f'the content column is {w:.0f} px wide at 1400 px'
+
+def test_signatures_show_their_parameter_comments(server, browser):
+    "show_doc signatures wrap rather than cut their parameter comments at the right edge."
+    page = browser.new_page(viewport=dict(width=1400, height=900))
+    page.goto(urljoin(server, '00_core.html'), wait_until='load')
+    res = page.evaluate("""() => [...document.querySelectorAll('article section > div.highlight-python pre')]
+        .map(e => e.scrollWidth <= e.clientWidth + 1)""")
+    page.close()
+    assert res and all(res), f'{res.count(False)} of {len(res)} signatures overflow'
 
 def test_general_index_lists_the_api(server, browser):
     "genindex is filled from the exported functions (one index entry per show_doc)."
