@@ -2,7 +2,7 @@
 """The site's navigation, derived from the notebooks themselves (so that adding or renumbering one edits nothing).
 
 - `sections()`: the notebooks of `nbs/` grouped by their number (00-09 Accounting, 10-29 Mechanisms, 30-39
-  Algorithms and audit, 40-49 Studies and experiments, 50+ Tutorials), each with the title of its `# ` heading.
+  Algorithms and audit, 40-49 Studies and experiments, 50-89 Tutorials, 90+ Reference), each with the title of its `# ` heading.
 - `python3 tools/site_nav.py` writes `nbs/sidebar.yml` (nbdev's Quarto sidebar) from them; `--check` exits 1 when
   the committed file is stale. The Sphinx build (`tools/build_docs.py`) uses `sections()` directly.
 - `linkify(markdown, href)`: notebook names (`19_shuffled_ldp`) and "notebook 19" in prose become links.
@@ -17,7 +17,7 @@ NBS = ROOT/'nbs'
 SIDEBAR = NBS/'sidebar.yml'
 LIB = __import__('tomllib').loads((ROOT/'pyproject.toml').read_text())['tool']['nbdev']['lib_path']
 BLOCKS = [(0, 'Accounting'), (10, 'Mechanisms'), (30, 'Algorithms and audit'), (40, 'Studies and experiments'),
-          (50, 'Tutorials')]
+          (50, 'Tutorials'), (90, 'Reference')]
 _re_num = re.compile(r'^(\d+)([a-z]*)_')
 
 def number(stem:str):
@@ -80,9 +80,28 @@ def link(text:str, url:str, code:bool=False, raw_html:bool=False)->str:
     t = f'<code>{html.escape(text)}</code>' if code else html.escape(text)
     return f'<a href="{html.escape(url)}">{t}</a>'
 
+_re_nblink = re.compile(r'(?<!!)\[([^\]\n]*)\]\((\d+[a-z]*_\w+|index)\.ipynb(#[\w.-]+)?\)')
+
+def _inline_html(text:str)->str:
+    "Link text as HTML: escaped, with `code` and *emphasis* kept."
+    t = html.escape(text)
+    t = re.sub(r'`([^`]+)`', r'<code>\1</code>', t)
+    return re.sub(r'(?<![\w*])\*([^*\n]+)\*(?![\w*])', r'<em>\1</em>', t)
+
+def relink_notebook_links(md:str, href, stems:dict=None, raw_html:bool=False)->str:
+    "Markdown links to a notebook (`[text](19_shuffled_ldp.ipynb#anchor)`) pointed at `href(stem)`, anchor kept."
+    stems = stem_map() if stems is None else stems
+    def one(m):
+        text, stem, frag = m.group(1), m.group(2), m.group(3) or ''
+        if stem not in stems: return m.group(0)
+        url = href(stems[stem]) + frag
+        return f'<a href="{html.escape(url)}">{_inline_html(text)}</a>' if raw_html else f'[{text}]({url})'
+    return _re_nblink.sub(one, md)
+
 def linkify(md:str, href, stems:dict=None, raw_html:bool=False)->str:
     "Turn notebook names and 'notebook NN' in markdown into links to `href(stem)` (unknown names stay as they are)."
     stems = stem_map() if stems is None else stems
+    md = relink_notebook_links(md, href, stems, raw_html)
     def one(m):
         code, bare, word, nums = m.groups()
         name = code or bare
