@@ -265,6 +265,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                             'shuffle_privacy/accounting/pld.py'),
                                                 'shuffle_privacy.accounting.pld._quiet_overflow': ( 'pld_accountant.html#_quiet_overflow',
                                                                                                     'shuffle_privacy/accounting/pld.py'),
+                                                'shuffle_privacy.accounting.pld._span': ( 'pld_accountant.html#_span',
+                                                                                          'shuffle_privacy/accounting/pld.py'),
                                                 'shuffle_privacy.accounting.pld.check_interval': ( 'pld_accountant.html#check_interval',
                                                                                                    'shuffle_privacy/accounting/pld.py'),
                                                 'shuffle_privacy.accounting.pld.composed_points': ( 'pld_accountant.html#composed_points',

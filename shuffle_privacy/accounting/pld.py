@@ -236,10 +236,15 @@ class PldAccountant(Accountant):
     def _delta(self, target_epsilon): return self.get_delta_bounds(target_epsilon)[1]
 
 # %% ../../nbs/05_pld_accountant.ipynb #3868e885
+def _span(pmf)->int:
+    "Grid points a PMF spans: its size if dense; from its least to its largest loss if sparse (as a dense copy needs)."
+    losses = getattr(pmf, '_loss_probs', None)
+    if losses: return max(losses) - min(losses) + 1
+    return int(getattr(pmf, 'size', 0) or len(getattr(pmf, '_probs', ())))
+
 def _points(pair)->int:
-    "Grid points held by the pair's upper PLD (both directions) (reads dp_accounting's PMF attributes)."
-    pmfs = (pair.upper._pmf_remove, pair.upper._pmf_add)
-    return sum(int(getattr(p, 'size', 0) or len(getattr(p, '_probs', ()))) for p in pmfs)
+    "Grid points spanned by the pair's upper PLD (both directions) (reads dp_accounting's PMF attributes)."
+    return _span(pair.upper._pmf_remove) + _span(pair.upper._pmf_add)
 
 def composed_points(pair:PldPair, # one event's PLD pair
                     count:int, # how many times it is composed with itself
@@ -249,7 +254,7 @@ def composed_points(pair:PldPair, # one event's PLD pair
     n = 0
     for pmf in (pair.upper._pmf_remove, pair.upper._pmf_add):
         probs = getattr(pmf, '_probs', None)
-        if probs is None or len(probs) < 2: n += count*max(int(getattr(pmf, 'size', 1)) - 1, 0) + 1; continue
+        if probs is None or len(probs) < 2: n += count*max(_span(pmf) - 1, 0) + 1; continue
         lo, hi = _pld_common.compute_self_convolve_bounds(probs, count, 1e-15)
         n += hi - lo + 1
     return n
