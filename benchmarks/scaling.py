@@ -73,7 +73,8 @@ def _pld_sg_series(axis, xs, n_count):
         print('  shuffle Gaussian PLD not available: skipped', flush=True); return []
     def make(x):
         n, c = n_count(x)
-        return lambda: sp.PldAccountant(1e-3).compose(sp.ShuffleGaussianEvent(n, 3.0), c).get_epsilon(1e-6)
+        return lambda: sp.PldAccountant(value_discretization_interval=1e-3).compose(
+                sp.ShuffleGaussianEvent(n, 3.0), c).get_epsilon(1e-6)
     label = ('PldAccountant, ShuffleGaussianEvent σ = 3, count = 100' if axis == 'n'
              else 'PldAccountant, ShuffleGaussianEvent n = 1000, σ = 3')
     return [series(label, make, xs, axis=axis, note='discretization 1e-3')]
@@ -116,7 +117,8 @@ def vs_rounds():
                   lambda c: lambda: dp_accounting.rdp.RdpAccountant().compose(g, c).get_epsilon(1e-6), counts,
                   axis='rounds')]
     if getattr(sp, 'PldAccountant', None) is not None:
-        out.append(series('PldAccountant, Gaussian σ = 3, count', lambda c: lambda: sp.PldAccountant(1e-3).compose(
+        out.append(series('PldAccountant, Gaussian σ = 3, count', lambda c: lambda: sp.PldAccountant(value_discretization_interval=1e-3).compose(
+                
             g, c).get_epsilon(1e-6), counts, axis='rounds'))
         out.append(series('dp_accounting PLDAccountant, Gaussian σ = 3, count (baseline)',
                           lambda c: lambda: dp_accounting.pld.PLDAccountant(

@@ -63,7 +63,7 @@ def test_unsupported_and_bad_input():
     with pytest.raises(ValueError, match='target_delta'): PldAccountant().get_epsilon(0.0)
     with pytest.raises(ValueError, match='target_epsilon'): PldAccountant().get_delta(-1.0)
     with pytest.raises(ValueError, match='neighboring_relation'):
-        PldAccountant(neighboring_relation=dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE)
+        PldAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_SPECIAL)
     assert PldAccountant().get_epsilon(1e-6) == 0.0 and PldAccountant().get_delta(0.0) == 0.0
 
 @pytest.mark.parametrize('q, z', [(0.1, 1.0), (0.5, 2.0), (1.0, 0.8)])
@@ -110,6 +110,6 @@ def test_interval_holds_at_small_delta_against_mpmath(k, d):
 
 @pytest.mark.parametrize('grid', [None, 1e-4])
 def test_get_delta_inverts_get_epsilon_at_moderate_sigma(grid):
-    acc = (PldAccountant(grid) if grid else PldAccountant()).compose(GaussianDpEvent(1.0), 10)
+    acc = PldAccountant(value_discretization_interval=grid).compose(GaussianDpEvent(1.0), 10)
     for d in (1e-3, 1e-6, 1e-9):
         assert acc.get_delta(acc.get_epsilon(d)) <= d

@@ -126,9 +126,10 @@ def test_other_profile_events(ev):
 
 def test_calibrate_and_rdp_refusal():
     make = lambda s: sp.ShuffledPNSGDEvent(**{**GAUSS, 'sigma': s})
-    s = calibrate(make, 1.0, 1e-5, make_accountant=lambda: sp.PldAccountant(1e-3), bracket=(1.0, 60.0), rtol=1e-2)
-    assert sp.PldAccountant(1e-3).compose(make(s)).get_epsilon(1e-5) <= 1.0
-    assert sp.PldAccountant(1e-3).compose(make(s/1.05)).get_epsilon(1e-5) > 1.0
+    s = calibrate(make, 1.0, 1e-5, make_accountant=lambda: sp.PldAccountant(value_discretization_interval=1e-3
+            ), bracket=(1.0, 60.0), rtol=1e-2)
+    assert sp.PldAccountant(value_discretization_interval=1e-3).compose(make(s)).get_epsilon(1e-5) <= 1.0
+    assert sp.PldAccountant(value_discretization_interval=1e-3).compose(make(s/1.05)).get_epsilon(1e-5) > 1.0
     with pytest.raises(sp.UnsupportedEventError, match='PldAccountant'):
         sp.RdpAccountant().compose(make(s))
     assert sp.PldAccountant().supports(make(s))
@@ -174,7 +175,7 @@ class _Counted(sp.ProfileEvent):
 
 def test_any_profile_event_subclass_and_the_points_hook():
     ev = _Counted()
-    acc = sp.PldAccountant(1e-3).compose(ev, count=4)
+    acc = sp.PldAccountant(value_discretization_interval=1e-3).compose(ev, count=4)
     assert len(ev.calls) <= 51 + 40                                    # the grid and the ε_max search
     up = acc.get_epsilon(1e-6)
     assert up >= P.from_gaussian_mechanism(0.5, value_discretization_interval=1e-3,
@@ -186,8 +187,11 @@ def test_profile_events_compose_with_other_events():
     import dp_accounting
     ev = sp.ShuffledPNSGDEvent(**GAUSS)
     parts = [dp_accounting.GaussianDpEvent(5.0), ev, sp.ShuffleGaussianEvent(1000, 4.0)]
-    both = sp.PldAccountant(1e-3).compose(dp_accounting.ComposedDpEvent(parts)).get_epsilon(1e-6)
-    alone = [sp.PldAccountant(1e-3).compose(p).get_epsilon(1e-6) for p in parts]
-    assert max(alone) <= both <= sum(sp.PldAccountant(1e-3).compose(p).get_epsilon(1e-6/3) for p in parts)
-    nested = sp.PldAccountant(1e-3).compose(dp_accounting.SelfComposedDpEvent(ev, 3)).get_epsilon(1e-6)
-    assert nested == sp.PldAccountant(1e-3).compose(ev, count=3).get_epsilon(1e-6)
+    both = sp.PldAccountant(value_discretization_interval=1e-3).compose(
+            dp_accounting.ComposedDpEvent(parts)).get_epsilon(1e-6)
+    alone = [sp.PldAccountant(value_discretization_interval=1e-3).compose(p).get_epsilon(1e-6) for p in parts]
+    assert max(alone) <= both <= sum(sp.PldAccountant(value_discretization_interval=1e-3).compose(
+            p).get_epsilon(1e-6/3) for p in parts)
+    nested = sp.PldAccountant(value_discretization_interval=1e-3).compose(
+            dp_accounting.SelfComposedDpEvent(ev, 3)).get_epsilon(1e-6)
+    assert nested == sp.PldAccountant(value_discretization_interval=1e-3).compose(ev, count=3).get_epsilon(1e-6)

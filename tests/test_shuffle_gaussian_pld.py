@@ -74,23 +74,25 @@ def test_pld_contains_direct_bounds_and_composes():
         lo, up = shuffle_gaussian_delta_bounds(1000, 3.0, e)
         plo, pup = pair.delta_bounds(e)
         assert plo <= lo*(1 + 1e-9) + 1e-15 and up <= pup*(1 + 1e-9) + 1e-15
-    acc = PldAccountant(1e-5)
+    acc = PldAccountant(value_discretization_interval=1e-5)
     prev = 0.0
     for T in (1, 5, 25):
-        e = PldAccountant(1e-5).compose(sp.ShuffleGaussianEvent(1000, 3.0), T).get_epsilon(1e-6)
+        e = PldAccountant(value_discretization_interval=1e-5).compose(
+                sp.ShuffleGaussianEvent(1000, 3.0), T).get_epsilon(1e-6)
         assert e >= prev; prev = e
 
 def test_pld_beats_rdp_at_table1():
     ev = sp.ShuffleGaussianEvent(60_000, 9.48)
     for T in (1, 100):
-        up = PldAccountant(1e-6).compose(ev, T).get_epsilon(1/60_000)
+        up = PldAccountant(value_discretization_interval=1e-6).compose(ev, T).get_epsilon(1/60_000)
         assert up < RdpAccountant().compose(ev, T).get_epsilon(1/60_000)
 
 def test_calibrate_with_pld_accountant():
     make = lambda s: dp_accounting.SelfComposedDpEvent(sp.ShuffleGaussianEvent(10_000, s), 10)
-    s = calibrate(make, 0.05, 1e-6, make_accountant=lambda: PldAccountant(1e-5), bracket=(2.0, 50.0), rtol=1e-3)
-    assert PldAccountant(1e-5).compose(make(s)).get_epsilon(1e-6) <= 0.05
-    assert PldAccountant(1e-5).compose(make(s*1.01)).get_epsilon(1e-6) < 0.05
+    s = calibrate(make, 0.05, 1e-6, make_accountant=lambda: PldAccountant(value_discretization_interval=1e-5
+            ), bracket=(2.0, 50.0), rtol=1e-3)
+    assert PldAccountant(value_discretization_interval=1e-5).compose(make(s)).get_epsilon(1e-6) <= 0.05
+    assert PldAccountant(value_discretization_interval=1e-5).compose(make(s*1.01)).get_epsilon(1e-6) < 0.05
 
 @pytest.mark.parametrize('kw', [dict(num_users=0, noise_multiplier=3.0), dict(num_users=10, noise_multiplier=0.04),
                                 dict(num_users=10, noise_multiplier=math.nan), dict(num_users=10, noise_multiplier=3.0,

@@ -157,10 +157,11 @@ def test_quoted_clones_interval():
 
 def test_accountant_composes_the_pair():
     ev = sp.ShuffledLDPEvent(num_users=5000, local_epsilon=1.0)
-    a = PldAccountant(1e-4).compose(ev, 5).get_epsilon_bounds(1e-6)
+    a = PldAccountant(value_discretization_interval=1e-4).compose(ev, 5).get_epsilon_bounds(1e-6)
     b = clone_pair_pld(5000, 1.0).self_compose(5).epsilon_bounds(1e-6)
     assert a == pytest.approx(b, rel=1e-9)
-    assert PldAccountant(1e-4).compose(sp.ShuffledBinaryRREvent(5000, 1.0), 5).get_epsilon(1e-6) < a[1]
+    assert PldAccountant(value_discretization_interval=1e-4).compose(
+            sp.ShuffledBinaryRREvent(5000, 1.0), 5).get_epsilon(1e-6) < a[1]
 
 def test_blanket():
     e = blanket_epsilon(1e-6, n=10**4, local_epsilon=1.0)

@@ -117,11 +117,11 @@ def test_fewer_buckets_widen_the_interval():
                                       (ShuffledCheckInEvent(2000, 0.1, 2.0), 1e-6)])
 def test_pld_epsilon_below_rdp(ev, delta):
     for T in (1, 30):
-        up = PldAccountant(1e-5).compose(ev, T).get_epsilon(delta)
+        up = PldAccountant(value_discretization_interval=1e-5).compose(ev, T).get_epsilon(delta)
         assert up <= RdpAccountant().compose(ev, T).get_epsilon(delta)
 
 def test_get_delta_inverts_get_epsilon():
-    acc = PldAccountant(1e-5).compose(ShuffledCheckInEvent(500, 0.1, 2.0), 10)
+    acc = PldAccountant(value_discretization_interval=1e-5).compose(ShuffledCheckInEvent(500, 0.1, 2.0), 10)
     eps = acc.get_epsilon(1e-6)
     assert acc.get_delta(eps) <= 1e-6 * (1 + 1e-9)
     assert acc.get_delta(max(eps - 2e-5, 0)) > 1e-6 * (1 - 1e-9)

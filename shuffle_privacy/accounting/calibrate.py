@@ -7,15 +7,30 @@ event and any accountant, searched in a bracket that is verified first."""
 __all__ = ['calibrate']
 
 # %% ../../nbs/04_calibrate.ipynb #f8b345f4
-import math
+import math, warnings
 from ..core import (check_real, check_probability, check_positive, check_int, monotone_search,
                                   expand_bracket)
+from .events import check_number, LateProgress
 from .rdp import RdpAccountant
 
 # %% ../../nbs/04_calibrate.ipynb #d0961aab
 def _epsilon_at(make_event, make_accountant, x, target_delta):
     acc = make_accountant()
     return acc.compose(make_event(x)).get_epsilon(target_delta)
+
+def _meets_at(make_event, make_accountant, x, target_epsilon, target_delta):
+    "Does the event at x meet the target? `meets` when the accountant has it (it stops early), else get_epsilon."
+    acc = make_accountant().compose(make_event(x))
+    if hasattr(acc, 'meets'): return acc.meets(target_epsilon, target_delta)
+    return acc.get_epsilon(target_delta) <= target_epsilon
+
+def _warn_once(caught, stacklevel=3):
+    "Re-issue recorded warnings, each distinct (category, message) once."
+    seen = {}
+    for w in caught: seen.setdefault((w.category, str(w.message)), w)
+    for (cat, msg), w in seen.items():
+        n = sum(1 for v in caught if (v.category, str(v.message)) == (cat, msg))
+        warnings.warn(msg + (f' (issued {n} times in this call)' if n > 1 else ''), cat, stacklevel=stacklevel)
 
 # %% ../../nbs/04_calibrate.ipynb #6eccf56c
 def calibrate(make_event, # callable: parameter -> DpEvent (e.g. lambda s: ShuffleGaussianEvent(60_000, s))
@@ -29,23 +44,30 @@ def calibrate(make_event, # callable: parameter -> DpEvent (e.g. lambda s: Shuff
               max_evaluations:int=200, # cap on accountant evaluations
              ):
     "The parameter that just meets (ε, δ): the smallest if ε falls with it (noise), the largest if ε rises (rounds)."
-    eps_t = check_positive('target_epsilon', target_epsilon)
-    delta = check_probability('target_delta', target_delta)
-    rtol = max(check_real('rtol', rtol, lo=0, lo_open=True), 4*2.0**-52)
-    max_evaluations = check_int('max_evaluations', max_evaluations, lo=4)
+    eps_t = check_number(check_positive, 'target_epsilon', target_epsilon)
+    delta = check_number(check_probability, 'target_delta', target_delta)
+    rtol = max(check_number(check_real, 'rtol', rtol, lo=0, lo_open=True), 4*2.0**-52)
+    max_evaluations = check_int('max_evaluations', max_evaluations, lo=4, hi=10**6)
     if not callable(make_event): raise ValueError('make_event must be a callable: parameter -> DpEvent')
     if bracket is not None:
         if len(bracket) != 2: raise ValueError(f'bracket must be a pair (lo, hi); got {bracket!r}')
-        lo = check_positive('bracket[0]', bracket[0])
-        hi = check_real('bracket[1]', bracket[1], lo=lo, lo_open=True)
+        lo = check_number(check_positive, 'bracket[0]', bracket[0])
+        hi = check_number(check_real, 'bracket[1]', bracket[1], lo=lo, lo_open=True)
         if discrete: lo, hi = check_int('bracket[0]', lo, lo=1), check_int('bracket[1]', hi, lo=lo + 1)
-    n_eval = [0]
-    def eps(x):
+    n_eval, ticker = [0], LateProgress('calibrate: accountant evaluations', total=max_evaluations)
+    def count():
         n_eval[0] += 1
         if n_eval[0] > max_evaluations:
             raise RuntimeError(f'calibrate: more than max_evaluations={max_evaluations} accountant evaluations')
-        return _epsilon_at(make_event, make_accountant, x, delta)
-    return _calibrate(eps, eps_t, bracket if bracket is None else (lo, hi), discrete, rtol)
+        ticker.step()
+    def eps(x): count(); return _epsilon_at(make_event, make_accountant, x, delta)
+    def ok(x): count(); return _meets_at(make_event, make_accountant, x, eps_t, delta)
+    caught = []
+    try:
+        with warnings.catch_warnings(record=True) as caught, ticker:   # repeated warnings: once per call (below)
+            warnings.simplefilter('always')
+            return _calibrate(eps, ok, eps_t, bracket if bracket is None else (lo, hi), discrete, rtol)
+    finally: _warn_once(caught)
 
 # %% ../../nbs/04_calibrate.ipynb #8cb59d96
 def _direction(eps, lo, hi, widen=0):
@@ -60,8 +82,7 @@ def _direction(eps, lo, hi, widen=0):
                          'change the privacy loss, or the bracket is too narrow')
     return (1 if b > a else -1), a, b
 
-def _calibrate(eps, eps_t, bracket, discrete, rtol):
-    ok = lambda x: eps(x) <= eps_t
+def _calibrate(eps, ok, eps_t, bracket, discrete, rtol):
     if bracket is None:
         lo, hi = (1, 4) if discrete else (1.0, 4.0)
         sign, a, b = _direction(eps, lo, hi, widen=6)

@@ -11,9 +11,10 @@ import math, warnings
 import numpy as np
 import dp_accounting
 from dp_accounting import dp_event, NeighboringRelation
-from ..core import check_int, check_probability, check_nonnegative, check_array
+from ..core import check_int, check_probability, check_real
 from .conversions import rdp_to_dp, rdp_to_delta, OrderGridWarning
-from .events import rdp_of, ProfileEvent, UnsupportedEventError, check_orders
+from .events import (rdp_of, check_orders, Accountant, patch, missing_message,
+                                               check_number)
 
 # %% ../../nbs/03_rdp_accountant.ipynb #7822ee01
 def adaptive_orders(top:int=64, # largest order of the grid, >= 64
@@ -26,145 +27,121 @@ def adaptive_orders(top:int=64, # largest order of the grid, >= 64
     return np.unique(np.r_[frac, np.arange(2, 65), big]).astype(float)
 
 # %% ../../nbs/03_rdp_accountant.ipynb #e648bb77
-class RdpAccountant(dp_accounting.PrivacyAccountant):
-    "Rényi DP accountant (replace-one) for this package's events and dp_accounting's, with adaptive orders."
+class RdpAccountant(Accountant):
+    "Rényi DP accountant for this package's events and dp_accounting's, with adaptive orders."
     def __init__(self,
                  orders=None, # Rényi orders (reals > 1); None: chosen adaptively for each question
-                 neighboring_relation:NeighboringRelation=NeighboringRelation.REPLACE_ONE, # only REPLACE_ONE
+                 neighboring_relation:NeighboringRelation=NeighboringRelation.REPLACE_ONE, # or ADD_OR_REMOVE_ONE
+                 *,
                  max_order:int=2**14, # with orders=None, the largest order the grid may grow to
+                 memory_budget:int|None=None, # bytes; None: accounting.events.DEFAULT_MEMORY_BUDGET
                 ):
-        if neighboring_relation != NeighboringRelation.REPLACE_ONE:
-            raise ValueError(f'neighboring_relation must be NeighboringRelation.REPLACE_ONE (the shuffle model fixes '
-                             f'the users); got {neighboring_relation!r}. '
-                             'For add/remove use dp_accounting.rdp.RdpAccountant')
-        super().__init__(neighboring_relation)
+        if isinstance(orders, NeighboringRelation):
+            raise TypeError('orders must be Rényi orders; pass the relation by name: '
+                            f'RdpAccountant(neighboring_relation={orders})')
+        super().__init__(neighboring_relation, memory_budget)
         self._orders = None if orders is None else np.unique(check_orders(orders))
-        self._max_order = check_int('max_order', max_order, lo=64)
-        self._events = {}     # event -> count, for hashable events
-        self._others = []     # (event, count) for unhashable ones (e.g. ComposedDpEvent, which holds a list)
+        self._max_order = check_int('max_order', max_order, lo=64, hi=2**20)
         self._cache = {}
 
-# %% ../../nbs/03_rdp_accountant.ipynb #9a90c2d6
-_COMPOSITES = {dp_event.ComposedDpEvent: lambda e: e.events, dp_event.SelfComposedDpEvent: lambda e: [e.event],
-               dp_event.PoissonSampledDpEvent: lambda e: [e.event],
-               dp_event.SampledWithoutReplacementDpEvent: lambda e: [e.event]}
-
-def _unsupported(event):
-    "None if `rdp_of` can handle `event` (recursively), else a message naming the first event type it cannot."
-    if isinstance(event, ProfileEvent):
-        return (f'{type(event).__name__} has a privacy profile δ(ε), not a Rényi DP curve: compose it with '
-                'shuffle_privacy.PldAccountant')
-    if rdp_of.dispatch(type(event)) is rdp_of.dispatch(object):
-        return f'no Rényi DP curve is registered for {type(event).__name__} (see shuffle_privacy.rdp_of.register)'
-    for e in _COMPOSITES.get(type(event), lambda e: [])(event):
-        msg = _unsupported(e)
-        if msg: return msg
-    return None
-
-def _maybe_compose(self, event, count, do_compose):
-    msg = _unsupported(event)
-    if msg: return dp_accounting.PrivacyAccountant.CompositionErrorDetails(invalid_event=event, error_message=msg)
-    if do_compose:
-        count = check_int('count', count, lo=0)
-        try: self._events[event] = self._events.get(event, 0) + count
-        except TypeError: self._others.append((event, count))
-        self._cache.clear()
-    return None
-
-RdpAccountant._maybe_compose = _maybe_compose
-
-# %% ../../nbs/03_rdp_accountant.ipynb #272c6f26
-def _compose(self, event:dp_event.DpEvent, # the event to compose (any DpEvent this accountant supports)
-            count:int=1, # how many times, >= 0
-           ):
-    "Account for `count` adaptive runs of `event`; returns the accountant, so that calls chain."
-    if not isinstance(event, dp_event.DpEvent):
-        raise ValueError(f'event must be a dp_accounting DpEvent; got {type(event).__name__}')
-    count = check_int('count', count, lo=0)
-    msg = _unsupported(event)
-    if msg: raise UnsupportedEventError(f'RdpAccountant cannot compose {type(event).__name__}: {msg}')
-    if count == 0: return self     # nothing happened (dp_accounting's ledger refuses a count of 0)
-    return dp_accounting.PrivacyAccountant.compose(self, event, count)
-
-RdpAccountant.compose = _compose
+    def _registry(self): return rdp_of.registries[self.neighboring_relation]
+    def _missing(self, event): return missing_message(event, 'Rényi DP curve', 'rdp_of', self.neighboring_relation)
+    def _commit(self, event, count, staged): self._cache.clear()
+    def _epsilon(self, target_delta): return self.get_epsilon_and_optimal_order(target_delta)[0]
+    def _delta(self, target_epsilon): return self._optimise(lambda o, r: rdp_to_delta(o, r, target_epsilon))[0]
 
 # %% ../../nbs/03_rdp_accountant.ipynb #5a5d35ab
-def _curve(self, orders:np.ndarray)->np.ndarray:
+@patch
+def _curve(self:RdpAccountant, orders:np.ndarray)->np.ndarray:
     key = orders.tobytes()
     if key not in self._cache:
+        self.check_memory(8.0*orders.size*(len(self._entries) + 8), f'the RDP curve on {orders.size} orders',
+                          'pass fewer orders')
         total = np.zeros(orders.shape)
-        for e, c in list(self._events.items()) + self._others:
-            if c: total = total + c*rdp_of(e, orders)
+        for e, c in self.entries:
+            total = total + c*rdp_of(e, orders, neighboring_relation=self.neighboring_relation)
         if len(self._cache) >= 8: self._cache.clear()
         self._cache[key] = total
     return self._cache[key]
 
-def _rdp_curve(self, orders=None, # Rényi orders (reals > 1); None: the accountant's grid
+@patch
+def rdp_curve(self:RdpAccountant, orders=None, # Rényi orders (reals > 1); None: the accountant's grid
              )->tuple: # (orders, composed RDP at those orders)
     "The composed Rényi DP curve."
     o = (self._orders if self._orders is not None else adaptive_orders()) if orders is None else check_orders(orders)
-    return o, _curve(self, o)
-
-RdpAccountant._curve, RdpAccountant.rdp_curve = _curve, _rdp_curve
+    return o, self._curve(o)
 
 # %% ../../nbs/03_rdp_accountant.ipynb #e833a9ee
-def _convert(self, convert, o):
+@patch
+def _convert(self:RdpAccountant, convert, o):
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', OrderGridWarning)
-        return convert(o, _curve(self, o))
+        return convert(o, self._curve(o))
 
-def _refine(self, convert, o, v, best, rounds:int=2):
+@patch
+def _refine(self:RdpAccountant, convert, o, v, best, rounds:int=2):
     "Twice: search 64 more orders between the neighbours of the best order; keep the better answer."
     for _ in range(rounds):
         i = int(np.searchsorted(o, best))
         lo, hi = o[max(i - 1, 0)], o[min(i + 1, len(o) - 1)]
         if hi <= lo: break
         o = np.unique(np.r_[lo, np.linspace(lo, hi, 66)[1:-1], best, hi])
-        v2, b2 = _convert(self, convert, o)
+        v2, b2 = self._convert(convert, o)
         if v2 < v: v, best = v2, b2
     return v, best
 
-def _optimise(self, convert):
-    "Run convert(orders, curve) -> (value, order) on the grid, growing it while the best order is at the top."
-    if self._orders is not None: return _convert(self, convert, self._orders)
+@patch
+def _beyond(self:RdpAccountant, convert, o:np.ndarray, r:np.ndarray)->float:
+    "A lower bound on convert() over the orders the grid would add above o[-1], from the convexity of (α-1)ρ(α)."
+    above = adaptive_orders(self._max_order); above = above[above > o[-1]]
+    if not above.size: return -math.inf      # at max_order: what larger orders would give is not known
+    K = (o[-2:] - 1)*r[-2:]                  # the log-moment at the two largest orders
+    slope = max((K[1] - K[0])/(o[-1] - o[-2]), 0.0) if np.all(np.isfinite(K)) else 0.0
+    with np.errstate(invalid='ignore'):
+        rho = np.maximum(r[-1], (K[1] + slope*(above - o[-1]))/(above - 1))
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', OrderGridWarning)
+        return convert(above, rho)[0]
+
+# %% ../../nbs/03_rdp_accountant.ipynb #031f6659
+@patch
+def _optimise(self:RdpAccountant, convert, done=None):
+    "min of convert(orders, curve) -> (value, order), growing the grid while larger orders may do better."
+    if self._orders is not None: return self._convert(convert, self._orders)
     top = 64
     while True:
         o = adaptive_orders(top)
-        v, best = _convert(self, convert, o)
-        if v == 0: return v, best
-        if best < o[-1]: return _refine(self, convert, o, v, best)
+        r = self._curve(o)
+        v, best = self._convert(convert, o)
+        if v == 0 or (done is not None and done(v, -math.inf)): return v, best
+        lb = self._beyond(convert, o, r)
+        if done is not None and done(v, lb): return v, best
+        at_top = best >= o[-1] or self._convert(convert, o[-1:])[0] <= v   # a tie at the top
         if top >= self._max_order:
-            warnings.warn(f'the optimal Rényi order is at max_order={self._max_order}; a larger max_order may give '
-                          'a smaller bound', OrderGridWarning, stacklevel=3)
-            return v, best
+            if at_top:
+                warnings.warn(f'the optimal Rényi order is at max_order={self._max_order}; a larger max_order may '
+                              'give a smaller bound', OrderGridWarning, stacklevel=3)
+            return self._refine(convert, o, v, best)
+        if lb >= v: return self._refine(convert, o, v, best)      # no larger order can do better
         top = min(4*top, self._max_order)
 
-# %% ../../nbs/03_rdp_accountant.ipynb #031f6659
-def _get_epsilon_and_optimal_order(self, target_delta:float, # δ in (0, 1]
+# %% ../../nbs/03_rdp_accountant.ipynb #1cb0123b
+@patch
+def get_epsilon_and_optimal_order(self:RdpAccountant, target_delta:float, # δ in (0, 1]
                                  )->tuple: # (ε, the order that attains it)
     "ε at δ and the Rényi order that attains it."
-    d = check_probability('target_delta', target_delta, closed=True)
+    d = check_number(check_probability, 'target_delta', target_delta, closed=True)
     if d == 0: raise ValueError('target_delta must be in (0, 1]; got 0')
-    if not any(self._events.values()) and not any(c for _, c in self._others): return 0.0, 2.0
-    if d == 1: return 0.0, 2.0
-    return _optimise(self, lambda o, r: rdp_to_dp(o, r, d))
+    if not self._entries or d == 1: return 0.0, 2.0
+    return self._optimise(lambda o, r: rdp_to_dp(o, r, d))
 
-def _get_epsilon(self, target_delta:float, # δ in (0, 1]
-               )->float:
-    "The smallest ε (upper bound) such that the composition is (ε, δ)-DP."
-    return _get_epsilon_and_optimal_order(self, target_delta)[0]
-
-def _get_delta(self, target_epsilon:float, # ε >= 0
-             )->float:
-    "The smallest δ (upper bound) such that the composition is (ε, δ)-DP."
-    e = check_nonnegative('target_epsilon', target_epsilon)
-    if not any(self._events.values()) and not any(c for _, c in self._others): return 0.0
-    if math.isinf(e): return 0.0
-    return _optimise(self, lambda o, r: rdp_to_delta(o, r, e))[0]
-
-RdpAccountant.get_epsilon_and_optimal_order = _get_epsilon_and_optimal_order
-RdpAccountant.get_epsilon, RdpAccountant.get_delta = _get_epsilon, _get_delta
-RdpAccountant.__abstractmethods__ = frozenset()   # the abstract methods were added cell by cell above
-for _n in ('compose', 'rdp_curve', 'get_epsilon_and_optimal_order', 'get_epsilon', 'get_delta'):
-    _f = RdpAccountant.__dict__[_n]
-    _f.__name__, _f.__qualname__ = _n, f'RdpAccountant.{_n}'   # as if defined in the class body
+@patch
+def meets(self:RdpAccountant, target_epsilon:float, # ε >= 0
+          target_delta:float, # δ in (0, 1]
+         )->bool:
+    "Is the composition certified (ε, δ)-DP? Stops as soon as a grid answers: ε below target, or out of reach."
+    e = check_number(check_real, 'target_epsilon', target_epsilon, lo=0)
+    d = check_number(check_probability, 'target_delta', target_delta, closed=True)
+    if d == 0: raise ValueError('target_delta must be in (0, 1]; got 0')
+    if not self._entries or d == 1: return True
+    return self._optimise(lambda o, r: rdp_to_dp(o, r, d), done=lambda v, lb: v <= e or lb > e)[0] <= e

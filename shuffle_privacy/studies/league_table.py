@@ -64,6 +64,7 @@ def shuffle_gaussian_league(n:int, # number of users
     row = dict(n=n, sigma=sigma, rounds=rounds, delta=delta)
     row['rdp_orders_le_30'] = RdpAccountant(orders=np.arange(2, 31)).compose(ev, rounds).get_epsilon(delta)
     row['rdp_adaptive'] = RdpAccountant().compose(ev, rounds).get_epsilon(delta)
-    row['pld_lower'], row['pld_upper'] = PldAccountant(d).compose(ev, rounds).get_epsilon_bounds(delta)
+    row['pld_lower'], row['pld_upper'] = PldAccountant(value_discretization_interval=d).compose(
+        ev, rounds).get_epsilon_bounds(delta)
     row['mc_lower'] = mc_epsilon_lower_bound(n, sigma, rounds, delta, trials, rng) if trials else None
     return row

@@ -58,4 +58,21 @@ DOMAINS['shuffle_privacy.accounting.calibrate.calibrate'] = Domain(
     invalid=(dict(make_event=_gauss, target_epsilon=0.0, target_delta=1e-6),
              dict(make_event=_gauss, target_epsilon=1.0, target_delta=1.5),
              dict(make_event=_gauss, target_epsilon=1.0, target_delta=1e-6, bracket=(3.0, 1.0))))
-EXEMPT = {}
+from dp_accounting import NeighboringRelation as _NR
+DOMAINS[M + 'check_relation'] = Domain(
+    st.fixed_dictionaries(dict(neighboring_relation=st.sampled_from([_NR.REPLACE_ONE, _NR.ADD_OR_REMOVE_ONE]))),
+    kind='object', check=lambda r, kw: r == kw['neighboring_relation'], nan_params=(),
+    invalid=(dict(neighboring_relation=_NR.REPLACE_SPECIAL),))
+DOMAINS[M + 'check_budget'] = Domain(
+    st.fixed_dictionaries(dict(memory_budget=ints(2**20, 2**40))), kind='finite',
+    check=lambda r, kw: r == kw['memory_budget'], invalid=(dict(memory_budget=10), dict(memory_budget=2**70)))
+EXEMPT = {
+    M + 'patch': 'a class decorator (fastcore-style @patch); tested in notebook 02 and by tests/test_accountants.py',
+    M + 'check_number': 'wraps a core validator passed as a callable; exercised by every accountant target in '
+                        'tests/test_accountants.py (huge integers raise ValueError)',
+    M + 'missing_message': 'returns a message string for an event nobody registered; tested through the accountants',
+    M + 'poisson_inner_message': 'returns a message string; tests/test_accountants.py checks it names '
+                                 'ShuffledCheckInEvent',
+    M + 'find_unsupported': 'walks an event tree over a registry callable; tested in notebook 02 and by '
+                            'tests/test_accountants.py (both accountants accept and refuse the same events)',
+}

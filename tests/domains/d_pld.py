@@ -22,4 +22,11 @@ M = 'shuffle_privacy.accounting.pld.'
 DOMAINS[M + 'check_interval'] = Domain(
     st.fixed_dictionaries(dict(d=log_uniform(1e-7, 1.0))), kind='finite',
     check=lambda r, kw: r == kw['d'], invalid=(dict(d=0.0), dict(d=2.0), dict(d=1e-9)))
-EXEMPT = {M + 'FineInterval': 'a float subclass marking a grid the adaptive accountant checked; see check_interval'}
+EXEMPT = {M + 'FineInterval': 'a float subclass marking a grid the adaptive accountant checked; see check_interval',
+          M + 'non_private': 'a predicate on event trees (True/False); tests/test_accountants.py composes each case'}
+def _gauss_pair(z):
+    from shuffle_privacy.accounting.pld import pld_of
+    return pld_of(dp_accounting.GaussianDpEvent(z), 1e-3)
+DOMAINS[M + 'composed_points'] = Domain(
+    st.fixed_dictionaries(dict(pair=log_uniform(0.2, 100.0).map(_gauss_pair), count=ints(1, 10**12))),
+    kind='nonneg', max_examples=5, nan_params=(), check=lambda r, kw: r >= 1)
