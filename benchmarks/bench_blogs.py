@@ -25,9 +25,9 @@ def run():
     buf = np.empty_like(x)
     copy = lambda: np.copyto(buf, x)
     for b in (16, 4096):
-        m = peak_mib(lambda: block_shuffle(x, b, rng))
+        m = peak_mib(lambda: block_shuffle(x, b, rng=rng))
         out.append(ratio_row(f'block_shuffle, n = 1e7 float32, b = {b}', 'np.copyto (plain copy)',
-                             lambda: block_shuffle(x, b, rng, out=buf), copy, reps=9,
+                             lambda: block_shuffle(x, b, rng=rng, out=buf), copy, reps=9,
                              notes=f'issue 6 target <= 3; with out=; peak {m:.0f} MB without out= (array 38 MB)'))
     m16 = n//16
     perm = rng.permutation(m16)
@@ -40,9 +40,9 @@ def run():
                          reps=9, notes='moving the blocks alone, permutation given'))
     for n2, b in [(10**6, 64), (2**23, 1024)]:
         x2 = rng.normal(size=n2).astype(np.float32)
-        m, m0 = peak_mib(lambda: block_shuffle(x2, b, rng)), peak_mib(lambda: _numpy_block_shuffle(x2, b, rng))
+        m, m0 = peak_mib(lambda: block_shuffle(x2, b, rng=rng)), peak_mib(lambda: _numpy_block_shuffle(x2, b, rng))
         out.append(ratio_row(f'block_shuffle n={n2:.0e} b={b}', 'plain numpy fancy indexing',
-                             lambda: block_shuffle(x2, b, rng), lambda: _numpy_block_shuffle(x2, b, rng),
+                             lambda: block_shuffle(x2, b, rng=rng), lambda: _numpy_block_shuffle(x2, b, rng),
                              notes=f'peak memory {m:.1f} MiB vs {m0:.1f} MiB (float32, n={n2})'))
     return out
 

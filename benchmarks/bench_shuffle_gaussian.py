@@ -64,8 +64,9 @@ def _compare(name, baseline_name, base, new, reps=5, notes=''):
 def _checkin_scaling(reps=3):
     "Log-log slope of checkin_rdp_exact's time against n = 1e3..1e6 (orders 2..32, γ = 0.01, σ = 3), per repetition."
     ns, o = np.array([10**3, 10**4, 10**5, 10**6]), np.arange(2, 33)
-    checkin_rdp_exact(o, 10**3, 0.01, 3.0)                          # warm-up
-    ts = np.array([[_timed(lambda: checkin_rdp_exact(o, int(n), 0.01, 3.0))[0] for n in ns] for _ in range(reps)])
+    checkin_rdp_exact(o, 10**3, probability=0.01, sigma=3.0)                          # warm-up
+    ts = np.array([[_timed(lambda: checkin_rdp_exact(o, int(n), probability=0.01,
+                                                     sigma=3.0))[0] for n in ns] for _ in range(reps)])
     slopes = np.array([np.polyfit(np.log(ns), np.log(t), 1)[0] for t in ts])
     med = np.median(ts, axis=0)
     return dict(name='checkin_rdp_exact cost vs n = 1e3..1e6 (orders 2..32, γ = 0.01, σ = 3)',
@@ -90,8 +91,9 @@ def run(quick:bool=True)->list:
                              reps=3, notes='issue 14 target <= 3; different n, so values differ by design.'))
     for nn in ([2000] if quick else [2000, 20000]):
         oc = np.arange(2, 65)
-        rows.append(_compare(f'check-in Eq. 17 exact, orders 2..64, n={nn}, γ=0.1, σ=1', 'one Theorem 1 pass per k (old code)',
-                             lambda: checkin_rdp_exact_old(oc, nn, 0.1, 1.0), lambda: checkin_rdp_exact(oc, nn, 0.1, 1.0),
+        rows.append(_compare(f'check-in Eq. 17 exact, orders 2..64, n={nn}, γ=0.1, σ=1',
+                             'one Theorem 1 pass per k (old code)',
+                             lambda: checkin_rdp_exact_old(oc, nn, 0.1, 1.0), lambda: checkin_rdp_exact(oc, nn, probability=0.1, sigma=1.0),
                              reps=min(reps, 3)))
     rows.append(_checkin_scaling(reps=3))
     return rows

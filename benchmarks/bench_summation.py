@@ -25,12 +25,12 @@ def run():
     rng = np.random.default_rng(0); out = []
     n = 10**6; x = rng.random(n); g, b, p = p1d_params(n, 1.0, 1e-6)
     out.append(ratio_row(f'p1d_sum n={n:.0e}', 'plain numpy rounding + binomial',
-                         lambda: p1d_sum(x, g, b, p, 1.0, rng), lambda: _numpy_p1d(x, g, b, p, 1.0, rng)))
+                         lambda: p1d_sum(x, g, b=b, p=p, Delta=1.0, rng=rng), lambda: _numpy_p1d(x, g, b, p, 1.0, rng)))
     n, d = 10**5, 100
-    X = rng.normal(size=(n, d)); X /= np.linalg.norm(X, axis=1)[:, None]; prm = pvec_params(n, d, 1.0, 1e-6, 1.0)
-    mem, mem_np = peak_mib(lambda: pvec_sum(X, 1.0, 1e-6, 1.0, rng)), peak_mib(lambda: _numpy_pvec(X, prm, rng))
+    X = rng.normal(size=(n, d)); X /= np.linalg.norm(X, axis=1)[:, None]; prm = pvec_params(n, d, epsilon=1.0, delta=1e-6, Delta2=1.0)
+    mem, mem_np = peak_mib(lambda: pvec_sum(X, 1.0, delta=1e-6, Delta2=1.0, rng=rng)), peak_mib(lambda: _numpy_pvec(X, prm, rng))
     out.append(ratio_row(f'pvec_sum n={n:.0e} d={d}', 'plain numpy (whole array)',
-                         lambda: pvec_sum(X, 1.0, 1e-6, 1.0, rng), lambda: _numpy_pvec(X, prm, rng), reps=5,
+                         lambda: pvec_sum(X, 1.0, delta=1e-6, Delta2=1.0, rng=rng), lambda: _numpy_pvec(X, prm, rng), reps=5,
                          notes=f'peak memory {mem:.0f} MiB (chunked) vs {mem_np:.0f} MiB (numpy) at n={n}, d={d}'))
     n = 10**6
     out.append(ratio_row(f'p1d_exact_params n={n:.0e}', "Lemma 3.1's closed form (p1d_params)",

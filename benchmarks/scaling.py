@@ -59,7 +59,7 @@ def vs_n():
         series('shuffle_gaussian_rdp, orders 2..64', lambda n: lambda: shuffle_gaussian_rdp(o, n, 3.0), ns, axis='n'),
         series('subsampled_shuffle_gaussian_rdp, orders 2..64, γ = 0.01', lambda m: _ssg(o, m, 0.01, 3.0), ns,
                axis='n'),
-        series('checkin_rdp_exact, orders 2..64, γ = 0.01', lambda n: lambda: checkin_rdp_exact(o, n, 0.01, 3.0),
+        series('checkin_rdp_exact, orders 2..64, γ = 0.01', lambda n: lambda: checkin_rdp_exact(o, n, probability=0.01, sigma=3.0),
                [10, 30, 100, 300, 10**3, 3000, 10**4, 3*10**4, 10**5, 10**6], axis='n',
                note='issue 14 target: slope <= 0.5'),
     ] + _pld_sg_series('n', [10, 100, 10**3, 10**4, 10**5, 10**6], lambda n: (n, 100))
@@ -117,7 +117,8 @@ def vs_rounds():
                   lambda c: lambda: dp_accounting.rdp.RdpAccountant().compose(g, c).get_epsilon(1e-6), counts,
                   axis='rounds')]
     if getattr(sp, 'PldAccountant', None) is not None:
-        out.append(series('PldAccountant, Gaussian σ = 3, count', lambda c: lambda: sp.PldAccountant(value_discretization_interval=1e-3).compose(
+        out.append(series('PldAccountant, Gaussian σ = 3, count',
+                          lambda c: lambda: sp.PldAccountant(value_discretization_interval=1e-3).compose(
                 
             g, c).get_epsilon(1e-6), counts, axis='rounds'))
         out.append(series('dp_accounting PLDAccountant, Gaussian σ = 3, count (baseline)',

@@ -84,7 +84,7 @@ def _alpha_for(alpha, joint_confidence):
 
 def epsilon_lower_bound(tp, # detections on the FIRST input, out of `trials`
                         fp, # detections on the SECOND input, out of `trials`
-                        trials, # independent runs on each input
+                        *, trials, # independent runs on each input
                         delta:float=0.0, # the δ at which ε is certified, in [0, 1)
                         alpha:float=0.05, # level of each one-sided Clopper–Pearson bound (see the convention above)
                         # use only Pr[M(first) in S] <= e^ε Pr[M(second) in S] + δ (one direction of the divergence)
@@ -120,7 +120,7 @@ class AuditResult:
 # %% ../nbs/35_audit.ipynb #cf3cb92a
 def audit(sample_first:Callable, # rng -> one output of the mechanism on the first input (`trials` outputs if `batch`)
           sample_second:Callable, # the same on the second, neighbouring input
-          detect:Callable, # output -> bool (or batch of outputs -> bool array): "this came from the first input"
+          *, detect:Callable, # output -> bool (or batch of outputs -> bool array): "this came from the first input"
           trials:int=1000, # runs on each input
           rng=None, # numpy Generator or seed
           delta:float=0.0, # δ at which ε is certified
@@ -143,7 +143,8 @@ def audit(sample_first:Callable, # rng -> one output of the mechanism on the fir
                     for _ in (_progress(range(trials), desc='trials') if progress else range(trials)))
         counts.append(k)
     tp, fp = counts
-    return AuditResult(tp, fp, trials, delta, alpha, epsilon_lower_bound(tp, fp, trials, delta, alpha, one_sided))
+    return AuditResult(tp, fp, trials, delta, alpha, epsilon_lower_bound(tp, fp, trials=trials, delta=delta,
+                                                                         alpha=alpha, one_sided=one_sided))
 
 # %% ../nbs/35_audit.ipynb #353267d6
 def _log_beta_root_vec(a, b, alpha, upper:bool, side:str)->np.ndarray:
@@ -181,7 +182,7 @@ def _epsilon_lower_bounds(tp, fp, trials:int, delta:float, alpha:float, one_side
 
 def best_threshold(scores_first, # pilot scores of the mechanism on the FIRST input (detector: score >= threshold)
                    scores_second, # pilot scores on the SECOND input, as many as scores_first
-                   delta:float=0.0, # δ at which ε is certified, in [0, 1)
+                   *, delta:float=0.0, # δ at which ε is certified, in [0, 1)
                    alpha:float=0.05, # level of each one-sided Clopper–Pearson bound
                    one_sided:bool=False, # certify only the direction first -> second
                    joint_confidence:float=None, # if given, overrides alpha: both bounds hold together at this level

@@ -28,7 +28,7 @@ def _fmt_interval(lo, hi, lo_open, hi_open):
 # %% ../nbs/00_core.ipynb #1b183cb7
 def check_real(name:str, # parameter name, used in the error message
                x, # the value to check
-               lo:float=-math.inf, # lower end of the valid range
+               *, lo:float=-math.inf, # lower end of the valid range
                hi:float=math.inf, # upper end of the valid range
                lo_open:bool=False, # exclude `lo` itself?
                hi_open:bool=False, # exclude `hi` itself?
@@ -61,7 +61,7 @@ def check_probability(name:str, x, closed:bool=False)->float:
 # %% ../nbs/00_core.ipynb #b0f6ee03
 def check_int(name:str, # parameter name, used in the error message
               x, # the value to check; integral floats such as `1e6` are accepted
-              lo:int|None=None, # smallest valid value
+              *, lo:int|None=None, # smallest valid value
               hi:int|None=None, # largest valid value
              )->int:
     "Return `x` as an `int` if it is an integer in [lo, hi], else raise `ValueError` naming `name`."
@@ -81,7 +81,7 @@ def check_int(name:str, # parameter name, used in the error message
 # %% ../nbs/00_core.ipynb #bd72cc70
 def check_array(name:str, # parameter name, used in the error message
                 x, # array-like of real numbers
-                lo:float=-math.inf, # lower end of the valid range
+                *, lo:float=-math.inf, # lower end of the valid range
                 hi:float=math.inf, # upper end of the valid range
                 lo_open:bool=False, # exclude `lo` itself?
                 hi_open:bool=False, # exclude `hi` itself?
@@ -227,7 +227,7 @@ _EPS_F = 2.0**-52
 def monotone_search(pred, # predicate on [lo, hi]: False below a threshold, True from it on
                     lo, # lower end of the bracket
                     hi, # upper end of the bracket; `pred(hi)` must be True
-                    integer:bool=False, # search over the integers in [lo, hi]?
+                    *, integer:bool=False, # search over the integers in [lo, hi]?
                     rtol:float=4*_EPS_F, # stop when hi - lo <= max(xtol, rtol*|hi|) (clamped to >= 4 ulp)
                     xtol:float=0.0, # absolute tolerance (continuous search)
                     max_iter:int=4000, # cap on the number of predicate evaluations
@@ -258,7 +258,7 @@ def monotone_search(pred, # predicate on [lo, hi]: False below a threshold, True
 # %% ../nbs/00_core.ipynb #b1371dee
 def expand_bracket(pred, # monotone predicate: False below a threshold, True from it on
                    start, # a positive starting point
-                   lo_limit, # never go below this (> 0)
+                   *, lo_limit, # never go below this (> 0)
                    hi_limit, # never go above this
                    integer:bool=False, # integer points?
                    factor:float=4.0, # growth factor per step (> 1)
@@ -299,7 +299,7 @@ def _progress_sink()->str|None:
 # %% ../nbs/00_core.ipynb #43ee45a1
 def progress(iterable, # the items to iterate over
              total:int|None=None, # their number, when `iterable` has no `len`
-             desc:str|None=None, # a label shown before the count
+             *, desc:str|None=None, # a label shown before the count
              min_interval:float=0.5, # seconds between two updates
             ):
     "Yield the items of `iterable`, showing a counter only when interactive; it erases itself at the end."

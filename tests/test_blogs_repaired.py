@@ -40,14 +40,16 @@ def test_calibration(target):
 def test_step_clips_globally_and_adds_calibrated_noise():
     rng = np.random.default_rng(0)
     grads = [np.full((20, 5), 3.0), np.full(4, -3.0)]
-    outs = np.array([np.concatenate([o.ravel() for o in repaired_blogs_step(grads, [5, 4], 1.0, 0.25, rng)]) for _ in range(3000)])
+    outs = np.array([np.concatenate([o.ravel() for o in repaired_blogs_step(grads, [5, 4], clip=1.0,
+                                                                            noise_multiplier=0.25, rng=rng)]) for _ in range(3000)])
     # mean of each tensor's entries: clipped values (global norm 1), noise std 0.5
     g = np.concatenate([x.ravel() for x in grads]); gc = g / np.linalg.norm(g)
     np.testing.assert_allclose(outs.mean(0)[:100].mean(), gc[:100].mean(), atol=0.01)
     np.testing.assert_allclose(outs[:, :100].std(), 0.5, rtol=0.03)
     # tiny gradients are not scaled up
     small = [np.full(4, 1e-3)]
-    m = np.mean([repaired_blogs_step(small, [2], 1.0, 1e-9, rng)[0] for _ in range(10)], axis=0)
+    m = np.mean([repaired_blogs_step(small, [2], clip=1.0, noise_multiplier=1e-9, rng=rng)[0] for _ in range(10)],
+                axis=0)
     np.testing.assert_allclose(m, small[0], rtol=1e-5)
 
 @pytest.mark.parametrize('call,msg', [
@@ -55,8 +57,10 @@ def test_step_clips_globally_and_adds_calibrated_noise():
     (lambda: repaired_epsilon(1.0, count=0, delta=1e-5), r'count must be an integer in \[1, inf\)'),
     (lambda: repaired_epsilon(1.0, count=1, delta=0.0), r'delta must be in \(0, 1\)'),
     (lambda: repaired_noise_multiplier(-1.0, count=1, delta=1e-5), r'target_epsilon must be in \(0, inf\)'),
-    (lambda: repaired_blogs_step([np.ones(3)], [1, 1], 1.0, 1.0, 0), 'one entry per gradient tensor'),
-    (lambda: repaired_blogs_step([np.ones(3)], [1], 0.0, 1.0, 0), r'clip must be in \(0, inf\)'),
+    (lambda: repaired_blogs_step([np.ones(3)], [1, 1], clip=1.0, noise_multiplier=1.0, rng=0),
+     'one entry per gradient tensor'),
+    (lambda: repaired_blogs_step([np.ones(3)], [1], clip=0.0, noise_multiplier=1.0, rng=0),
+     r'clip must be in \(0, inf\)'),
 ])
 def test_bad_input(call, msg):
     with pytest.raises(ValueError, match=msg): call()

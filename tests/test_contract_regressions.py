@@ -22,18 +22,18 @@ def deadline():
     signal.alarm(0); signal.signal(signal.SIGALRM, old)
 
 def test_optimal_composition_delta_stays_in_unit_interval():
-    assert optimal_composition_delta(1e-10, 0.9999999, 30000, 1.0) <= 1.0
+    assert optimal_composition_delta(1e-10, 0.9999999, count=30000, epsilon_total=1.0) <= 1.0
 
 def test_optimal_composition_delta_huge_k_fits_in_memory(deadline):
-    assert optimal_composition_delta(0.1, 0, 10**9, 1.0) == 1.0
-    d = optimal_composition_delta(1e-4, 0, 10**9, 10.0)
+    assert optimal_composition_delta(0.1, 0, count=10**9, epsilon_total=1.0) == 1.0
+    d = optimal_composition_delta(1e-4, 0, count=10**9, epsilon_total=10.0)
     assert 0 <= d <= 1
 
 def test_optimal_composition_window_matches_full_sum(monkeypatch):
     import shuffle_privacy.accounting.conversions as c
-    a = c.optimal_composition_delta(0.01, 1e-9, 500_000, 40.0)
+    a = c.optimal_composition_delta(0.01, 1e-9, count=500_000, epsilon_total=40.0)
     monkeypatch.setattr(c, '_KOV_MAX_TERMS', 10**9)
-    b = c.optimal_composition_delta(0.01, 1e-9, 500_000, 40.0)
+    b = c.optimal_composition_delta(0.01, 1e-9, count=500_000, epsilon_total=40.0)
     assert a >= b and a == pytest.approx(b, rel=1e-12)
 
 def test_rdp_to_delta_huge_epsilon_is_zero_not_nan():
@@ -68,22 +68,22 @@ def test_lemma8_remainder_against_mpmath():
 
 @pytest.mark.parametrize('dp', [5e-324, 1e-310])
 def test_advanced_composition_subnormal_delta_prime(dp):
-    e, d = advanced_composition(0.1, 0.0, 10, dp)
+    e, d = advanced_composition(0.1, 0.0, count=10, delta_prime=dp)
     assert math.isfinite(e) and 0 <= d <= 1
 
 def test_advanced_composition_large_eps_no_overflow():
-    e, d = advanced_composition(710.0, 0.0, 10, 1e-6)
+    e, d = advanced_composition(710.0, 0.0, count=10, delta_prime=1e-6)
     assert e == math.inf and 0 <= d <= 1
 
 @pytest.mark.parametrize('sigma', [0.03, 0.01, 0.001])
 def test_checkin_small_sigma_no_overflow(sigma):
-    r = checkin_rdp_exact([2, 3, 10], 100, 0.1, sigma)
+    r = checkin_rdp_exact([2, 3, 10], 100, probability=0.1, sigma=sigma)
     assert np.all(np.isfinite(r)) and np.all(np.diff(r) >= 0)
 
 def test_subsampled_curve_non_decreasing_in_order():
     o = np.arange(2, 600)
     for m, n, s in [(300, 6000, 1.0), (50, 100, 0.7), (1000, 100000, 3.0)]:
-        assert np.all(np.diff(subsampled_shuffle_gaussian_rdp(o, m, n, s)) >= 0)
+        assert np.all(np.diff(subsampled_shuffle_gaussian_rdp(o, m, num_users=n, sigma=s)) >= 0)
 
 def test_laplace_constants_B_through_expm1():
     A, B = laplace_constants(0.0, L=1.0, v=1e15, eta=0.1, a=0.0, b=1.0, beta=1.0, rho=0.0)
@@ -97,13 +97,14 @@ def test_shuffled_epsilon_atol_zero_terminates(deadline):
 def test_p1d_params_tiny_eps_is_a_clear_error():
     with pytest.raises(ValueError, match='eps'): p1d_params(101, 1e-300, 1e-9)
 
-@pytest.mark.parametrize('kw', [dict(d=-1, epsilon=1.0, delta=1e-6, Delta2=1.0), dict(d=10, epsilon=math.nan, delta=1e-6, Delta2=1.0),
+@pytest.mark.parametrize('kw', [dict(d=-1, epsilon=1.0, delta=1e-6, Delta2=1.0), dict(d=10, epsilon=math.nan,
+                                                                                      delta=1e-6, Delta2=1.0),
                                 dict(d=10, epsilon=1.0, delta=1e-6, Delta2=-1.0)])
 def test_pvec_variance_bound_validates(kw):
     with pytest.raises(ValueError): pvec_variance_bound(**kw)
 
 def test_pvec_variance_bound_tiny_eps_is_inf_not_error():
-    assert pvec_variance_bound(10, 1e-300, 1e-6, 1.0) == math.inf
+    assert pvec_variance_bound(10, 1e-300, delta=1e-6, Delta2=1.0) == math.inf
 
 def _exact_p1d_delta(eps, m, p, g):
     from math import comb
@@ -132,23 +133,23 @@ def test_p1d_min_b_tiny_delta_terminates(deadline):
 def test_blogs_block_sizes_subnormal_delta_returns_sizes():
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
-        r = blogs_block_sizes([100, 1000], 1.0, 5e-324, 10, 1.0)
+        r = blogs_block_sizes([100, 1000], 1.0, delta=5e-324, count=10, clip=1.0)
     assert r is not None and len(r) == 2
 
 @pytest.mark.parametrize('rng', [None, 3, np.random.default_rng(3)])
 def test_rng_accepts_none_int_generator(rng):
     x = np.linspace(0, 1, 20)
-    p1d_sum(x, 5, 4, 0.5, 1.0, rng=rng)
-    pvec_sum(np.full((20, 3), 0.1), 1.0, 1e-6, 1.0, rng=rng)
+    p1d_sum(x, 5, b=4, p=0.5, Delta=1.0, rng=rng)
+    pvec_sum(np.full((20, 3), 0.1), 1.0, delta=1e-6, Delta2=1.0, rng=rng)
 
 def test_seed_reproduces():
     x = np.linspace(0, 1, 20)
-    assert p1d_sum(x, 5, 4, 0.5, 1.0, rng=7) == p1d_sum(x, 5, 4, 0.5, 1.0, rng=7)
+    assert p1d_sum(x, 5, b=4, p=0.5, Delta=1.0, rng=7) == p1d_sum(x, 5, b=4, p=0.5, Delta=1.0, rng=7)
 
 def test_audit_joint_confidence():
-    assert epsilon_lower_bound(1000, 0, 1000) == pytest.approx(5.809, abs=1e-3)              # 90.25% joint
-    assert epsilon_lower_bound(1000, 0, 1000, joint_confidence=0.95) == pytest.approx(5.604, abs=1e-3)
-    r = audit(lambda g: 1, lambda g: 0, lambda o: o == 1, trials=200, rng=0, joint_confidence=0.95)
+    assert epsilon_lower_bound(1000, 0, trials=1000) == pytest.approx(5.809, abs=1e-3)              # 90.25% joint
+    assert epsilon_lower_bound(1000, 0, trials=1000, joint_confidence=0.95) == pytest.approx(5.604, abs=1e-3)
+    r = audit(lambda g: 1, lambda g: 0, detect=lambda o: o == 1, trials=200, rng=0, joint_confidence=0.95)
     assert r.joint_confidence == pytest.approx(0.95) and '95.00%' in repr(r)
 
 # --- domains declared for shuffle_privacy.mechanisms.iteration.bounds (tests/domains/d_iteration.py) ---
@@ -283,11 +284,11 @@ def test_sco_sizes_in_log_space():
     "pagd_batch: beta*D underflowed to 0 (ZeroDivisionError); psgd_batch: ceil(inf) (OverflowError) at subnormal eps;"
     " pgd_rounds: eps**2 overflowed (OverflowError); smoothing_beta: L**(5/3) overflowed (OverflowError)."
     from shuffle_privacy.algorithms.sco import pagd_batch, psgd_batch, pgd_rounds, smoothing_beta
-    assert pagd_batch(10, 1, 1.0, 1e-300, 1e-300) == 10
-    assert psgd_batch(10, 1, 5e-324, 0.5, 1.0, exact_constants=False) == 10
-    assert pgd_rounds(10, 1, 1e300, 1e-6, exact_constants=False) == 10
-    assert smoothing_beta(10, 1e300, 1e200, 1.0) == pytest.approx(1e234, rel=1e-12)   # 10^(1000/3 + 2/3 - 100)
-    with pytest.raises(ValueError, match='range'): smoothing_beta(10, 1e-300, 1e300, 1e-300)
+    assert pagd_batch(10, 1, V=1.0, beta=1e-300, D=1e-300) == 10
+    assert psgd_batch(10, 1, epsilon=5e-324, delta=0.5, L=1.0, exact_constants=False) == 10
+    assert pgd_rounds(10, 1, epsilon=1e300, delta=1e-6, exact_constants=False) == 10
+    assert smoothing_beta(10, 1e300, L=1e200, D=1.0) == pytest.approx(1e234, rel=1e-12)   # 10^(1000/3 + 2/3 - 100)
+    with pytest.raises(ValueError, match='range'): smoothing_beta(10, 1e-300, L=1e300, D=1e-300)
 
 def test_make_problem_validates_n_eval_and_seed():
     "n_eval = 0 gave a NaN excess (mean of nothing); a negative seed raised numpy's error without the name."
@@ -312,9 +313,9 @@ def test_pnsgd_helpers_validate():
     from shuffle_privacy.core import ResourceLimitError
     from shuffle_privacy.algorithms.pnsgd import minimize_risk, make_data
     from shuffle_privacy.algorithms.losses import lipschitz_constants, SquaredLoss, Ball
-    with pytest.raises(ValueError, match='X'): lipschitz_constants(SquaredLoss(), [[math.nan]], [1.0], Ball())
-    with pytest.raises(ValueError, match='X'): minimize_risk(SquaredLoss(), [[math.nan]], [1.0], Ball())
-    np.testing.assert_array_equal(minimize_risk(SquaredLoss(), np.zeros((3, 2)), np.ones(3), Ball()), [0.0, 0.0])
+    with pytest.raises(ValueError, match='X'): lipschitz_constants(SquaredLoss(), [[math.nan]], y=[1.0], K=Ball())
+    with pytest.raises(ValueError, match='X'): minimize_risk(SquaredLoss(), [[math.nan]], y=[1.0], K=Ball())
+    np.testing.assert_array_equal(minimize_risk(SquaredLoss(), np.zeros((3, 2)), y=np.ones(3), K=Ball()), [0.0, 0.0])
     with pytest.raises(ValueError, match='kind'): make_data('x', n=10**12)
     with pytest.raises(ResourceLimitError, match='instead'): make_data('linear', n=10**12)
 

@@ -11,7 +11,8 @@ from dp_accounting.rdp import rdp_privacy_accountant as rdp_acc
 from dp_accounting.pld import privacy_loss_mechanism as plm
 
 import itertools
-from shuffle_privacy.accounting.conversions import (OrderGridWarning, UnsoundConversionWarning, rdp_to_dp, mironov_rdp_to_dp,
+from shuffle_privacy.accounting.conversions import (OrderGridWarning, UnsoundConversionWarning, rdp_to_dp,
+                                                    mironov_rdp_to_dp,
                                          rdp_to_delta, gdp_delta, gdp_log_delta, gdp_epsilon, GDP_RTOL, gdp_compose,
                                          dp_tradeoff, gdp_tradeoff, pure_dp_to_rdp, paper001_dp_to_rdp,
                                          basic_composition, advanced_composition, heterogeneous_advanced_composition,
@@ -337,7 +338,7 @@ def test_optimal_composition_matches_brute_force(eps, delta, k):
     grid = np.concatenate([[0.0], np.arange(k + 1)*eps, rng.uniform(0, k*eps*1.1, 8)])
     for eg in grid:
         ref = float(brute_force_delta(eps, delta, k, eg))
-        got = optimal_composition_delta(eps, delta, k, eg)
+        got = optimal_composition_delta(eps, delta, count=k, epsilon_total=eg)
         assert got >= ref and got - ref <= 1e-12*ref + 1e-300, (eg, got, ref)   # rounded up, accurate to 1e-12
 
 @pytest.mark.parametrize('eps,delta,k', [(0.1, 1e-7, 50), (1.0, 1e-9, 200), (0.01, 0.0, 1000)])
@@ -345,34 +346,37 @@ def test_optimal_composition_matches_kov_lattice_formula(eps, delta, k):
     with mp.workdps(80):
         e, d = mp.mpf(eps), mp.mpf(delta)
         for i in (1, 2, k//4, k//2):
-            di = mp.fsum(mp.binomial(k, l)*(mp.exp((k - l)*e) - mp.exp((k - 2*i + l)*e)) for l in range(i))/(1 + mp.exp(e))**k
+            di = mp.fsum(mp.binomial(k,
+                                     l)*(mp.exp((k - l)*e) - mp.exp((k - 2*i + l)*e)) for l in range(i))/(1 + mp.exp(e))**k
             ref = 1 - (1 - d)**k + (1 - d)**k*di       # no cancellation when d = 0
-            got = optimal_composition_delta(eps, delta, k, (k - 2*i)*eps)
+            got = optimal_composition_delta(eps, delta, count=k, epsilon_total=(k - 2*i)*eps)
             assert got >= float(ref)*(1 - 1e-15) and abs(got - float(ref)) <= 1e-13*max(10, k)*float(ref), (i, got, ref)
 
 @settings(max_examples=60, deadline=None)
 @given(st.floats(0.01, 2), st.floats(0, 1e-6), st.integers(1, 300), st.floats(1e-9, 0.5))
 def test_optimal_composition_epsilon_properties(eps, delta, k, dt):
-    e = optimal_composition_epsilon(eps, delta, k, dt)
+    e = optimal_composition_epsilon(eps, delta, count=k, delta_total=dt)
     floor = 1 - (1 - delta)**k
     if dt < floor*(1 - 1e-9): assert e == math.inf; return
     if dt <= floor*(1 + 1e-9): return    # knife edge
-    assert optimal_composition_delta(eps, delta, k, e) <= dt                  # certified
-    if e > 0: assert optimal_composition_delta(eps, delta, k, e*(1 - 1e-8)) > dt*(1 - 1e-9)   # and tight
+    assert optimal_composition_delta(eps, delta, count=k, epsilon_total=e) <= dt                  # certified
+    if e > 0: assert optimal_composition_delta(eps, delta, count=k,
+                                               epsilon_total=e*(1 - 1e-8)) > dt*(1 - 1e-9)   # and tight
     assert e <= k*eps*(1 + 1e-14)                                             # never worse than basic
     if dt > k*delta:                                                          # never worse than advanced
-        assert e <= advanced_composition(eps, delta, k, dt - k*delta)[0]*(1 + 1e-12) or dt - k*delta >= 1
-    assert optimal_composition_epsilon(eps, delta, k + 1, dt) >= e*(1 - 1e-12)   # monotone in k
+        assert e <= advanced_composition(eps, delta, count=k,
+                                         delta_prime=dt - k*delta)[0]*(1 + 1e-12) or dt - k*delta >= 1
+    assert optimal_composition_epsilon(eps, delta, count=k + 1, delta_total=dt) >= e*(1 - 1e-12)   # monotone in k
 
 @settings(max_examples=100, deadline=None)
 @given(st.floats(0, 3), st.floats(0, 0.1), st.integers(1, 100), st.floats(0, 50), st.floats(0, 50))
 def test_optimal_composition_delta_monotone(eps, delta, k, e1, e2):
-    d1, d2 = optimal_composition_delta(eps, delta, k, e1), optimal_composition_delta(eps, delta, k, e2)
+    d1, d2 = optimal_composition_delta(eps, delta, count=k, epsilon_total=e1), optimal_composition_delta(eps, delta, count=k, epsilon_total=e2)
     assert 0 <= d1 <= 1
     if e1 < e2: assert d1 >= d2*(1 - 1e-12)
 
 def test_advanced_composition_formulas():
-    e, d = advanced_composition(0.05, 1e-8, 1000, 1e-6)
+    e, d = advanced_composition(0.05, 1e-8, count=1000, delta_prime=1e-6)
     assert rel(e, math.sqrt(2000*math.log(1e6))*0.05 + 1000*0.05*math.expm1(0.05)) <= 1e-14
     assert rel(d, 1000*1e-8 + 1e-6) <= 1e-14
     eps = np.array([0.1, 0.2, 0.05, 0.3])
@@ -408,17 +412,21 @@ def test_bad_inputs_rest():
         (lambda: basic_composition(-1.0, 0.0), 'eps'), (lambda: basic_composition(1.0, 2.0), 'delta'),
         (lambda: basic_composition([1.0, 2.0], [0.0, 0.0, 0.0]), 'mismatched'),
         (lambda: basic_composition(1.0, 0.0, count=0), 'count'),
-        (lambda: advanced_composition(1.0, 0.0, 10, 1.0), 'delta_prime'), (lambda: advanced_composition(1.0, 0.0, 1.5, 0.1), 'count'),
-        (lambda: advanced_composition(float('nan'), 0.0, 10, 0.1), 'eps'),
+        (lambda: advanced_composition(1.0, 0.0, count=10, delta_prime=1.0),
+         'delta_prime'), (lambda: advanced_composition(1.0, 0.0, count=1.5, delta_prime=0.1), 'count'),
+        (lambda: advanced_composition(float('nan'), 0.0, count=10, delta_prime=0.1), 'eps'),
         (lambda: heterogeneous_advanced_composition([0.1, -0.1], 0.0, 0.1), 'eps'),
         (lambda: heterogeneous_advanced_composition([0.1], 0.0, 0.0), 'delta_prime'),
-        (lambda: cjmp_composition([0.1], 0.0, 1.0), 'delta_prime'), (lambda: cjmp_composition([0.1], -1e-3, 0.5), 'delta'),
-        (lambda: optimal_composition_delta(1.0, 0.0, 0, 1.0), 'count'), (lambda: optimal_composition_delta(1.0, 0.0, 2, -1.0), 'epsilon_total'),
-        (lambda: optimal_composition_delta(-1.0, 0.0, 2, 1.0), 'eps'), (lambda: optimal_composition_delta(1.0, 1.5, 2, 1.0), 'delta'),
-        (lambda: optimal_composition_epsilon(1.0, 0.0, 2, 1.0), 'delta_total'),
-        (lambda: optimal_composition_epsilon(1.0, 0.0, -2, 0.5), 'count'),
-        (lambda: composed_dp_tradeoff(1.0, 0.0, 0, 0.5), 'count'), (lambda: composed_dp_tradeoff(1.0, 0.0, 2, 1.5), 'alpha'),
-        (lambda: composed_dp_tradeoff(-1.0, 0.0, 2, 0.5), 'eps'), (lambda: composed_dp_tradeoff(1.0, -0.1, 2, 0.5), 'delta'),
+        (lambda: cjmp_composition([0.1], 0.0, 1.0), 'delta_prime'), (lambda: cjmp_composition([0.1], -1e-3, 0.5),
+                                                                     'delta'),
+        (lambda: optimal_composition_delta(1.0, 0.0, count=0, epsilon_total=1.0),
+         'count'), (lambda: optimal_composition_delta(1.0, 0.0, count=2, epsilon_total=-1.0), 'epsilon_total'),
+        (lambda: optimal_composition_delta(-1.0, 0.0, count=2, epsilon_total=1.0),
+         'eps'), (lambda: optimal_composition_delta(1.0, 1.5, count=2, epsilon_total=1.0), 'delta'),
+        (lambda: optimal_composition_epsilon(1.0, 0.0, count=2, delta_total=1.0), 'delta_total'),
+        (lambda: optimal_composition_epsilon(1.0, 0.0, count=-2, delta_total=0.5), 'count'),
+        (lambda: composed_dp_tradeoff(1.0, 0.0, count=0, alpha=0.5), 'count'), (lambda: composed_dp_tradeoff(1.0, 0.0, count=2, alpha=1.5), 'alpha'),
+        (lambda: composed_dp_tradeoff(-1.0, 0.0, count=2, alpha=0.5), 'eps'), (lambda: composed_dp_tradeoff(1.0, -0.1, count=2, alpha=0.5), 'delta'),
     ]
     for f, name in bad:
         with pytest.raises(ValueError, match=name): f()
@@ -427,7 +435,7 @@ def test_optimal_composition_approaches_gdp_clt():
     # Dong-Roth-Su central limit theorem: k-fold randomized response at eps ~ 1/sqrt(k) tends to mu-GDP, mu = sqrt(k) eps
     # (to first order in eps); an independent sanity check of both the KOV sum and gdp_epsilon
     k, eps, delta = 10_000, 0.01, 1e-5
-    assert abs(optimal_composition_epsilon(eps, 0.0, k, delta) - gdp_epsilon(math.sqrt(k)*eps, delta)) < 5e-3
+    assert abs(optimal_composition_epsilon(eps, 0.0, count=k, delta_total=delta) - gdp_epsilon(math.sqrt(k)*eps, delta)) < 5e-3
 
 @pytest.mark.parametrize('eps,delta,k', [(0.5, 0.0, 1), (0.5, 1e-3, 3), (1.0, 1e-6, 4), (0.2, 0.01, 5)])
 def test_composed_tradeoff_matches_brute_force(eps, delta, k):
@@ -446,15 +454,15 @@ def test_composed_tradeoff_matches_brute_force(eps, delta, k):
     best = {}
     for a, b in verts: best[a] = min(b, best.get(a, b))     # a trade-off function is an infimum
     for a, b in best.items():
-        assert abs(composed_dp_tradeoff(eps, delta, k, float(a)) - float(b)) <= 1e-13
+        assert abs(composed_dp_tradeoff(eps, delta, count=k, alpha=float(a)) - float(b)) <= 1e-13
 
 @settings(max_examples=60, deadline=None)
 @given(st.floats(0, 3), st.floats(0, 0.2), st.integers(1, 60))
 def test_composed_tradeoff_properties(eps, delta, k):
     al = np.linspace(0, 1, 257)
-    f = composed_dp_tradeoff(eps, delta, k, al)
+    f = composed_dp_tradeoff(eps, delta, count=k, alpha=al)
     assert np.all(np.diff(f) <= 1e-15) and np.all(f <= 1 - al + 1e-12) and np.all(f >= -1e-15)
-    assert np.all(composed_dp_tradeoff(eps, delta, k + 1, al) <= f + 1e-12)    # composition never helps
+    assert np.all(composed_dp_tradeoff(eps, delta, count=k + 1, alpha=al) <= f + 1e-12)    # composition never helps
     assert np.all(f >= dp_tradeoff(min(k*eps, 700), min(1.0, k*delta), al) - 1e-12)   # basic composition is valid
 
 
@@ -473,7 +481,8 @@ def test_gdp_vectorised_matches_scalar_path():
     assert np.allclose(v, s, rtol=5e-13, atol=0)
 
 
-@pytest.mark.parametrize('mu,eps', [(0.0012835487515295188, 276.26603508827145), (0.001207459342234596, 190.37049551131437),
+@pytest.mark.parametrize('mu,eps', [(0.0012835487515295188, 276.26603508827145), (0.001207459342234596,
+                                                                                  190.37049551131437),
                                     (0.5, 60.0), (1.0, 90.0), (0.05, 3.0)])
 def test_gdp_log_delta_rounded_up_at_huge_a(mu, eps):
     "a = ε/μ - μ/2 in doubles moves log φ(a) by ~a² ulp (2.7e-6 at a = 1.6e5): the margin keeps log δ an upper bound."

@@ -49,7 +49,7 @@ def test_chords_are_upper_bounds_for_a_real_order_curve():
     o = np.linspace(1.05, 30, 200)
     for b in [0.3, 1.0, 5.0]:
         exact = rdp_of(LaplaceDpEvent(b), o)
-        chords = rdp_from_integer_orders(o, lambda j: rdp_of(LaplaceDpEvent(b), j), 30)
+        chords = rdp_from_integer_orders(o, lambda j: rdp_of(LaplaceDpEvent(b), j), max_order=30)
         assert np.all(chords >= exact*(1 - 1e-12))
 
 def test_wbk_general_bound_vs_dp_accounting_gaussian_form():
@@ -98,14 +98,16 @@ def test_every_curve_is_non_decreasing_in_the_order():
 
 def test_shuffle_gaussian_event_is_theorem_1():
     o = np.array([2, 3, 50, 700])
-    np.testing.assert_allclose(rdp_of(sp.ShuffleGaussianEvent(500, 1.3), o), shuffle_gaussian_rdp(o, 500, 1.3), rtol=1e-12)
+    np.testing.assert_allclose(rdp_of(sp.ShuffleGaussianEvent(500, 1.3), o), shuffle_gaussian_rdp(o, 500, 1.3),
+                               rtol=1e-12)
 
 def test_events_validate_and_name_the_field():
     for make, field in [(lambda: sp.ShuffleGaussianEvent(0, 1.0), 'num_users'),
                         (lambda: sp.ShuffleGaussianEvent(10, math.nan), 'noise_multiplier'),
                         (lambda: sp.SubsampledShuffleGaussianEvent(10, 11, 1.0), 'sample_size'),
                         (lambda: sp.ShuffledCheckInEvent(10, 1.5, 1.0), 'probability'),
-                        (lambda: sp.ShuffledPNSGDEvent(n=10, L=-1.0, sigma=1.0, eta=0.1, diameter=1.0, beta=1.0, rho=0.0), 'L')]:
+                        (lambda: sp.ShuffledPNSGDEvent(n=10, L=-1.0, sigma=1.0, eta=0.1, diameter=1.0, beta=1.0,
+                                                       rho=0.0), 'L')]:
         with pytest.raises(ValueError, match=field): make()
 
 def test_events_nest_in_dp_accounting_trees_and_roundtrip():
@@ -173,7 +175,8 @@ def test_calibrate_rejects_bad_input_before_work():
     def make(s):
         calls.append(s); return GaussianDpEvent(s)
     for kw in [dict(target_epsilon=0.0, target_delta=1e-6), dict(target_epsilon=1.0, target_delta=0.0),
-               dict(target_epsilon=1.0, target_delta=1e-6, bracket=(2.0, 1.0)), dict(target_epsilon=math.nan, target_delta=1e-6)]:
+               dict(target_epsilon=1.0, target_delta=1e-6, bracket=(2.0, 1.0)), dict(target_epsilon=math.nan,
+                                                                                     target_delta=1e-6)]:
         with pytest.raises(ValueError): calibrate(make, **kw)
     assert calls == []
 

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy import stats
 
-from shuffle_privacy.mechanisms.summation.exact import (ShiftedBinomialProfile, binomial_shift_log_delta, p1d_exact_delta,
+from shuffle_privacy.mechanisms.summation.exact import (ShiftedBinomialProfile, binomial_shift_log_delta,
+                                                        p1d_exact_delta,
                                             p1d_exact_epsilon, p1d_exact_params, p1d_min_b)
 from shuffle_privacy.mechanisms.summation.protocols import p1d_epsilon, p1d_params
 
@@ -35,14 +36,14 @@ def test_tiny_delta_in_log_space():
     assert abs(got - float(mp.log(ref))) < 1e-8*abs(float(mp.log(ref)))
     for m, k, eps in [(400, 2, 1.5), (100, 1, 2.5)]:
         ref = float(mp.log(max(mp_hockey(m, 0.5, k, eps), mp_hockey(m, 0.5, -k, eps))))
-        v = ShiftedBinomialProfile(m, 0.5, k).log_delta(eps)
+        v = ShiftedBinomialProfile(m, 0.5, shift=k).log_delta(eps)
         assert ref < math.log(1e-12) and abs(v - ref) < 1e-8*abs(ref)
 
 @pytest.mark.parametrize('n,eps,delta', [(4, 2.0, 0.1), (4, 2.0, 1e-3), (25, 1.0, 1e-3), (100, 0.5, 1e-6)])
 def test_exact_epsilon_is_tight_and_valid(n, eps, delta):
     g, b, p = p1d_params(n, eps, delta)
     e = p1d_exact_epsilon(delta, m=b*n, p=p, g=g, tol=1e-7)
-    assert e < p1d_epsilon(eps, g, 1.0)                     # exact beats the lemma
+    assert e < p1d_epsilon(eps, g, Delta=1.0)                     # exact beats the lemma
     if b*n <= 4000:                                          # independent check with mpmath
         assert max(mp_hockey(b*n, p, g, e), mp_hockey(b*n, p, -g, e)) <= delta
         if e > 0: assert max(mp_hockey(b*n, p, g, e - 1e-5), mp_hockey(b*n, p, -g, e - 1e-5)) > delta
@@ -68,7 +69,7 @@ def test_min_b_is_minimal():
 @given(st.integers(1, 3000), st.floats(0.01, 0.5), st.integers(1, 8), st.floats(0, 5))
 @settings(max_examples=60, deadline=None)
 def test_profile_properties(m, p, g, eps):
-    prof = ShiftedBinomialProfile(m, p, g)
+    prof = ShiftedBinomialProfile(m, p, shift=g)
     d1, d2 = prof.delta(eps), prof.delta(eps + 0.1)
     assert 0 <= d2 <= d1 <= 1 + 1e-12
     # more noise trials: no worse (post-processing). Below ~1e-100 the value is an upper bound dominated by the tail
@@ -76,9 +77,9 @@ def test_profile_properties(m, p, g, eps):
     if d1 > 1e-100: assert d1 >= p1d_exact_delta(eps, m=m + 1, p=p, g=g)*(1 - 1e-9)
 
 def test_bad_input():
-    with pytest.raises(ValueError, match='m must be an integer'): ShiftedBinomialProfile(0, 0.3, 1)
-    with pytest.raises(ValueError, match='p must be in'): ShiftedBinomialProfile(10, 1.0, 1)
-    with pytest.raises(ValueError, match='shift must be an integer'): ShiftedBinomialProfile(10, 0.3, -1)
+    with pytest.raises(ValueError, match='m must be an integer'): ShiftedBinomialProfile(0, 0.3, shift=1)
+    with pytest.raises(ValueError, match='p must be in'): ShiftedBinomialProfile(10, 1.0, shift=1)
+    with pytest.raises(ValueError, match='shift must be an integer'): ShiftedBinomialProfile(10, 0.3, shift=-1)
     with pytest.raises(ValueError, match='epsilon must be in'): binomial_shift_log_delta(-0.1, m=10, p=0.3, k=1)
     with pytest.raises(ValueError, match='delta must be in'): p1d_exact_epsilon(0.0, m=10, p=0.3, g=1)
     with pytest.raises(ValueError, match='p must be in'): p1d_min_b(10, 1.0, 1e-6, g=3, p=0.7)
@@ -107,7 +108,7 @@ def test_huge_m_switches_method_instead_of_exhausting_memory():
     assert 0.0 <= d <= 1e-300                     # shift 10 against sd 1.6e7: nothing to see (an upper bound)
     assert p1d_exact_delta(1.0, m=100, p=0.5, g=10**9) == 1.0   # a shift beyond the support: disjoint, delta = 1
     with pytest.raises(ResourceLimitError, match='instead'):
-        p1d_pld(10**15, 0.5, 10)
+        p1d_pld(10**15, 0.5, g=10)
 
 
 # --- the two-CDF route and the log pmf at large m (issue 14 item 5; found by the two routes disagreeing) ---------
@@ -145,7 +146,7 @@ def test_scipy_logcdf_within_the_assumed_error(m, p, z):
 @pytest.mark.parametrize('m,p,k', [(10**5, 0.5, 30), (10**6, 0.3, 100), (4*10**6, 0.01, 20), (10**5, 0.001, 3), (300, 0.2, 5)])
 def test_cdf_route_agrees_with_the_window_sum(m, p, k):
     from shuffle_privacy.mechanisms.summation.exact import ShiftedBinomialProfile
-    w, c = ShiftedBinomialProfile(m, p, k, method='window'), ShiftedBinomialProfile(m, p, k, method='cdf')
+    w, c = ShiftedBinomialProfile(m, p, shift=k, method='window'), ShiftedBinomialProfile(m, p, shift=k, method='cdf')
     for e in (0.0, 0.05, 0.3, 1.0, 3.0):
         for s in (1, -1):
             a, b = w.log_delta(e, s), c.log_delta(e, s)

@@ -7,7 +7,7 @@ from shuffle_privacy.accounting.pld import PldAccountant, pld_of
 
 @pytest.mark.parametrize('m,p,g', [(200, 0.5, 3), (1000, 0.3, 10), (5000, 0.5, 40)])
 def test_interval_contains_exact_profile(m, p, g):
-    pair = p1d_pld(m, p, g, 1e-4)
+    pair = p1d_pld(m, p, g=g, value_discretization_interval=1e-4)
     for e in (0.0, 0.1, 0.5, 1.5):
         ex = p1d_exact_delta(e, m=m, p=p, g=g)
         lo, up = pair.delta_bounds(e)
@@ -20,7 +20,7 @@ def test_two_rounds_against_enumeration(m, p, g):
     from scipy import stats
     z = np.arange(-g, m + g + 1)
     P = stats.binom.pmf(z, m, p)
-    pair = p1d_pld(m, p, g, 1e-4).self_compose(2)
+    pair = p1d_pld(m, p, g=g, value_discretization_interval=1e-4).self_compose(2)
     for e in (0.2, 1.0):
         ex = 0.0
         for sh in (g, -g):

@@ -91,7 +91,7 @@ def test_converges_to_erm_minimiser_on_the_ball():
     "Noisy shuffled PNSGD with a small step ends near the ERM minimiser over K computed by full gradient descent."
     X, y, _ = make_data('logistic', n=1000, rng=4)
     K = Ball(1.0)
-    w_star = minimize_risk(LogisticLoss(), X, y, K)
+    w_star = minimize_risk(LogisticLoss(), X, y=y, K=K)
     # cross-check the deterministic minimiser with scipy's constrained optimiser
     f = lambda w: LogisticLoss().risk(w, X, y)[0]
     ref = optimize.minimize(f, x0=np.zeros(2), method='SLSQP',
@@ -148,7 +148,7 @@ def test_lipschitz_constants_bound_gradients():
     W = K(rng.normal(size=(200, 2)) * 2)
     for loss in (SquaredLoss(), LogisticLoss()):
         yy = y if isinstance(loss, SquaredLoss) else np.sign(y)
-        L, beta = lipschitz_constants(loss, X, yy, K)
+        L, beta = lipschitz_constants(loss, X, y=yy, K=K)
         g = loss.grad(W, X, yy)
         assert np.max(np.linalg.norm(g, axis=1)) <= L * (1 + 1e-12)
 
@@ -167,9 +167,11 @@ def test_figure1_claims_small():
     (lambda X, y: pnsgd(SquaredLoss(), X, y, eta=1, scale=-1, K=Ball()), 'scale must be in [0, inf)'),
     (lambda X, y: pnsgd(SquaredLoss(), X, y, eta=1, scale=np.full(10, -1.), K=Ball()), 'scale must lie in [0, inf)'),
     (lambda X, y: pnsgd(SquaredLoss(), X, y, eta=1, scale=np.ones(3), K=Ball()), 'scale must be a number or an array'),
-    (lambda X, y: pnsgd(SquaredLoss(), X, y, eta=1, scale=1, K=Ball(), epochs=0), 'epochs must be an integer in [1, inf)'),
+    (lambda X, y: pnsgd(SquaredLoss(), X, y, eta=1, scale=1, K=Ball(), epochs=0),
+     'epochs must be an integer in [1, inf)'),
     (lambda X, y: pnsgd(SquaredLoss(), X, y, eta=1, scale=1, K=Ball(), runs=0), 'runs must be an integer in [1, inf)'),
-    (lambda X, y: pnsgd(SquaredLoss(), X, y, eta=1, scale=1, K=Ball(), noise='cauchy'), "noise must be 'gaussian' or 'laplace'"),
+    (lambda X, y: pnsgd(SquaredLoss(), X, y, eta=1, scale=1, K=Ball(), noise='cauchy'),
+     "noise must be 'gaussian' or 'laplace'"),
     (lambda X, y: pnsgd(SquaredLoss(), X, y, eta=1, scale=1, K=Ball(), order='cyclic'), 'order must be one of'),
     (lambda X, y: pnsgd(SquaredLoss(), X, y, eta=1, scale=1, K=None), 'K must be a projection'),
     (lambda X, y: pnsgd(SquaredLoss(), X, y[:5], eta=1, scale=1, K=Ball()), 'y must have length n = 10'),
@@ -201,7 +203,8 @@ def test_pnsgd_delta_wires_the_accountant():
     for eps in (0.1, 1.0, 3.0):
         for sigma in (1.0, 3.0, 6.0):
             k2 = {**kw, 'scale': sigma}
-            s_, r, r2, q = (pnsgd_delta(eps, order=o, **k2) for o in ('shuffle', 'random_stop', 'random_stop_simple', 'sequential'))
+            s_, r, r2, q = (pnsgd_delta(eps, order=o, **k2) for o in ('shuffle', 'random_stop', 'random_stop_simple',
+                                                                      'sequential'))
             assert abs(s_ - r) <= 1e-15 * r and s_ <= q * (1 + 1e-12) and r2 >= r * (1 - 1e-12)
     with pytest.raises(ValueError, match='K must be an Interval'):
         pnsgd_delta(1.0, noise='laplace', **kw)

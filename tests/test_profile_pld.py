@@ -91,7 +91,7 @@ def _best_single_point(ev, E, delta, grid):
     for e1 in grid:
         d1 = ev.delta(e1)
         if E*d1 < delta:
-            kov = min(kov, optimal_composition_epsilon(e1, d1, E, delta))
+            kov = min(kov, optimal_composition_epsilon(e1, d1, count=E, delta_total=delta))
             basic = min(basic, E*e1)
     return kov, basic
 

@@ -44,6 +44,6 @@ def test_gdp_epsilon_inverts_gdp_delta(mu, logd):
 @given(st.floats(1e-4, 2.0), st.floats(0.0, 1e-3), st.integers(1, 5000), st.integers(1, 5000), st.floats(0.0, 20.0))
 def test_composition_monotone_in_count(e, d, k1, k2, eg):
     lo, hi = sorted((k1, k2))
-    assert optimal_composition_delta(e, d, lo, eg) <= optimal_composition_delta(e, d, hi, eg)
-    assert advanced_composition(e, d, lo, 1e-6)[0] <= advanced_composition(e, d, hi, 1e-6)[0]
+    assert optimal_composition_delta(e, d, count=lo, epsilon_total=eg) <= optimal_composition_delta(e, d, count=hi, epsilon_total=eg)
+    assert advanced_composition(e, d, count=lo, delta_prime=1e-6)[0] <= advanced_composition(e, d, count=hi, delta_prime=1e-6)[0]
     assert basic_composition(e, d, lo)[0] <= basic_composition(e, d, hi)[0]

@@ -5,7 +5,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy import optimize
 
-from shuffle_privacy.algorithms.sco import (AbsoluteLoss, HingeLoss, LogisticLoss, MoreauEnvelope, Regularized, SquaredLoss,
+from shuffle_privacy.algorithms.sco import (AbsoluteLoss, HingeLoss, LogisticLoss, MoreauEnvelope, Regularized,
+                                            SquaredLoss,
                                  _private_mean_grad, clip_rows, make_problem, pagd, pan_private_acsa, pgd, pgd_privacy,
                                  pgd_round_budget, pgd_rounds, phased, psgd, psgd_batch, smoothed_pagd,
                                  smoothing_beta, pagd_batch)
@@ -36,7 +37,8 @@ def test_gradient_fd_and_lipschitz(loss, seed):
     ok = np.all(np.abs(fd - G) < 1e-4, axis=1)
     assert ok.mean() >= (1.0 if loss.smooth else 0.75)
 
-@pytest.mark.parametrize('loss', [HingeLoss(2.0), AbsoluteLoss(2.0), Regularized(AbsoluteLoss(2.0), 0.5)], ids=lambda l: type(l).__name__)
+@pytest.mark.parametrize('loss', [HingeLoss(2.0), AbsoluteLoss(2.0), Regularized(AbsoluteLoss(2.0), 0.5)],
+                         ids=lambda l: type(l).__name__)
 @pytest.mark.parametrize('t', [0.05, 0.7, 5.0])
 def test_prox_is_the_minimiser(loss, t):
     X, y, rng = _data(3, n=5)
@@ -44,7 +46,8 @@ def test_prox_is_the_minimiser(loss, t):
     P = loss.prox(V, X, y, t)
     for i in range(5):
         obj = lambda u: t*loss.value(u, X[i:i+1], y[i:i+1])[0] + 0.5*np.sum((u - V[i])**2)
-        ref = optimize.minimize(obj, V[i], method='Nelder-Mead', options=dict(xatol=1e-10, fatol=1e-12, maxiter=20000)).x
+        ref = optimize.minimize(obj, V[i], method='Nelder-Mead', options=dict(xatol=1e-10, fatol=1e-12,
+                                                                              maxiter=20000)).x
         assert obj(P[i]) <= obj(ref) + 1e-9
 
 @pytest.mark.parametrize('base', [HingeLoss(2.0), AbsoluteLoss(2.0)], ids=lambda l: type(l).__name__)
@@ -63,9 +66,12 @@ def test_moreau_envelope_lemma_4_6(base, beta):
         assert np.all(fb2 >= fb + (g1 @ (th2 - th)) - 1e-9)
 
 def test_projection_and_clipping():
-    assert isinstance(make_problem('least_squares', d=2, n_eval=10).loss, __import__('shuffle_privacy').algorithms.losses.Loss)
-    with pytest.raises(ValueError, match='SquaredLoss needs R'): psgd(SquaredLoss(), np.ones((4, 2)), np.ones(4), 1.0, 1e-3)
-    with pytest.raises(ValueError, match='loss must be'): pagd('squared', np.ones((4, 2)), np.ones(4), 1.0, 1e-3)
+    assert isinstance(make_problem('least_squares', d=2, n_eval=10).loss,
+                      __import__('shuffle_privacy').algorithms.losses.Loss)
+    with pytest.raises(ValueError, match='SquaredLoss needs R'): psgd(SquaredLoss(), np.ones((4, 2)), y=np.ones(4),
+                                                                      epsilon=1.0, delta=1e-3)
+    with pytest.raises(ValueError, match='loss must be'): pagd('squared', np.ones((4, 2)), y=np.ones(4), epsilon=1.0,
+                                                               delta=1e-3)
     assert np.allclose(project_ball([3.0, 4.0], 1.0), [0.6, 0.8])
     assert np.allclose(project_ball([0.3, 0.4], 1.0), [0.3, 0.4])
     G = clip_rows(np.array([[3.0, 4.0], [0.1, 0.0]]), 1.0)
@@ -101,39 +107,39 @@ def ls():
 def test_psgd_converges(ls):
     P, X, y = ls
     e0 = P.excess(np.zeros(3))
-    r_small = psgd(P.loss, X[:30_000], y[:30_000], 15.0, 1e-3, np.random.default_rng(1))
-    r_big = psgd(P.loss, X, y, 15.0, 1e-3, np.random.default_rng(1))
-    assert r_big.T == len(X)//r_big.batch and r_big.batch == psgd_batch(len(X), 3, 15.0, 1e-3, P.loss.L)
+    r_small = psgd(P.loss, X[:30_000], y=y[:30_000], epsilon=15.0, delta=1e-3, rng=np.random.default_rng(1))
+    r_big = psgd(P.loss, X, y=y, epsilon=15.0, delta=1e-3, rng=np.random.default_rng(1))
+    assert r_big.T == len(X)//r_big.batch and r_big.batch == psgd_batch(len(X), 3, epsilon=15.0, delta=1e-3, L=P.loss.L)
     assert P.excess(r_big.theta) < 0.1*e0 and P.excess(r_big.theta) < P.excess(r_small.theta)
 
 def test_pagd_and_pan_private_converge(ls):
     P, X, y = ls
     e0 = P.excess(np.zeros(3))
-    assert P.excess(pagd(P.loss, X, y, 15.0, 1e-3, np.random.default_rng(2)).theta) < 0.02*e0
-    r = pan_private_acsa(P.loss, X, y, 0.9, 1e-6, np.random.default_rng(3))
+    assert P.excess(pagd(P.loss, X, y=y, epsilon=15.0, delta=1e-3, rng=np.random.default_rng(2)).theta) < 0.02*e0
+    r = pan_private_acsa(P.loss, X, y=y, epsilon=0.9, delta=1e-6, rng=np.random.default_rng(3))
     assert r.info['zeta'] == pytest.approx(math.sqrt(8*P.loss.L**2*math.log(2/1e-6))/(r.batch*0.9))
     assert P.excess(r.theta) < 0.02*e0
 
 def test_phased_strongly_convex(ls):
     P, X, y = ls
-    r = phased(P.loss, X, y, 15.0, 1e-3, np.random.default_rng(4), lam=1/3)
+    r = phased(P.loss, X, y=y, epsilon=15.0, delta=1e-3, rng=np.random.default_rng(4), lam=1/3)
     assert r.info['phases'] == math.ceil(math.log(math.log(len(X))))
     assert P.excess(r.theta) < 0.02*P.excess(np.zeros(3))
 
 def test_smoothed_pagd_nonsmooth():
     P = make_problem('absolute', d=3, R=1.0, n_eval=20_000)
     X, y = P.sample(200_000, np.random.default_rng(5))
-    r = smoothed_pagd(P.loss, X, y, 15.0, 1e-3, np.random.default_rng(6))
+    r = smoothed_pagd(P.loss, X, y=y, epsilon=15.0, delta=1e-3, rng=np.random.default_rng(6))
     assert P.excess(r.theta) < 0.05*P.excess(np.zeros(3))
     Ph = make_problem('hinge', d=3, R=3.0, n_eval=20_000)
     X, y = Ph.sample(200_000, np.random.default_rng(7))
-    r = smoothed_pagd(Ph.loss, X, y, 15.0, 1e-3, np.random.default_rng(8))
+    r = smoothed_pagd(Ph.loss, X, y=y, epsilon=15.0, delta=1e-3, rng=np.random.default_rng(8))
     assert Ph.excess(r.theta) < 0.5*Ph.excess(np.zeros(3))
 
 def test_pgd_converges_and_budget(ls):
     P, X, y = ls
-    r = pgd(P.loss, X[:30_000], y[:30_000], 15.0, 1e-3, np.random.default_rng(9))
-    assert r.T == pgd_rounds(30_000, 3, 15.0, 1e-3, P.loss.L) and r.T > 50
+    r = pgd(P.loss, X[:30_000], y=y[:30_000], epsilon=15.0, delta=1e-3, rng=np.random.default_rng(9))
+    assert r.T == pgd_rounds(30_000, 3, epsilon=15.0, delta=1e-3, L=P.loss.L) and r.T > 50
     assert P.excess(r.theta) < 0.5*P.excess(np.zeros(3))
     e0, d0 = pgd_round_budget(15.0, 1e-3, r.T)
     assert r.info['eps0'] == e0 and d0 == pytest.approx(1e-3/(r.T + 1))
@@ -156,15 +162,19 @@ def test_pgd_budget_can_exceed_eps_for_large_eps():
 def test_bad_inputs():
     P = make_problem('least_squares', d=2)
     X, y = P.sample(100, np.random.default_rng(0)); rng = np.random.default_rng(1)
-    with pytest.raises(ValueError, match='epsilon must be in'): psgd(P.loss, X, y, 0.0, 1e-3, rng)
-    with pytest.raises(ValueError, match='delta must be in'): pagd(P.loss, X, y, 1.0, 0.6, rng)
-    with pytest.raises(ValueError, match='b must be an integer'): psgd(P.loss, X, y, 1.0, 1e-3, rng, b=1000)
-    with pytest.raises(ValueError, match='smooth loss'): pagd(HingeLoss(1.0), X, np.sign(y), 1.0, 1e-3, rng)
-    with pytest.raises(ValueError, match='epsilon must be in'): pan_private_acsa(P.loss, X, y, 1.5, 1e-3, rng)
-    with pytest.raises(ValueError, match='lam must be in'): phased(P.loss, X, y, 1.0, 1e-3, rng)
+    with pytest.raises(ValueError, match='epsilon must be in'): psgd(P.loss, X, y=y, epsilon=0.0, delta=1e-3, rng=rng)
+    with pytest.raises(ValueError, match='delta must be in'): pagd(P.loss, X, y=y, epsilon=1.0, delta=0.6, rng=rng)
+    with pytest.raises(ValueError, match='b must be an integer'): psgd(P.loss, X, y=y, epsilon=1.0, delta=1e-3,
+                                                                       rng=rng, b=1000)
+    with pytest.raises(ValueError, match='smooth loss'): pagd(HingeLoss(1.0), X, y=np.sign(y), epsilon=1.0,
+                                                              delta=1e-3, rng=rng)
+    with pytest.raises(ValueError, match='epsilon must be in'): pan_private_acsa(P.loss, X, y=y, epsilon=1.5,
+                                                                                 delta=1e-3, rng=rng)
+    with pytest.raises(ValueError, match='lam must be in'): phased(P.loss, X, y=y, epsilon=1.0, delta=1e-3, rng=rng)
     with pytest.raises(ValueError, match='kind must be'): make_problem('svm')
     with pytest.raises(ValueError, match='R must be in'): LogisticLoss(-1.0)
-    with pytest.raises(ValueError, match='X must have 2 dimension'): psgd(P.loss, X[0], y, 1.0, 1e-3, rng)
+    with pytest.raises(ValueError, match='X must have 2 dimension'): psgd(P.loss, X[0], y=y, epsilon=1.0, delta=1e-3,
+                                                                          rng=rng)
 
 def test_ridge_problem_closed_form():
     "Least squares + ridge: theta_lam = theta*/(1 + d lam) since Sigma = I/d; the excess is (theta - theta_lam)^T (Sigma + lam I)(theta - theta_lam)/2."
@@ -178,10 +188,11 @@ def test_ridge_problem_closed_form():
 
 def test_phased_radius_schedule_shrinks(ls):
     P, X, y = ls
-    r = phased(P.loss, X, y, 15.0, 1e-3, np.random.default_rng(12), lam=1/3)
+    r = phased(P.loss, X, y=y, epsilon=15.0, delta=1e-3, rng=np.random.default_rng(12), lam=1/3)
     Ds = r.info['D']
     assert Ds[0] == 2.0 and all(b_ <= a for a, b_ in zip(Ds, Ds[1:])) and Ds[-1] < 1.0
-    rp = phased(P.loss, X[:40_000], y[:40_000], 15.0, 1e-3, np.random.default_rng(13), lam=1/3, inner='pgd')
+    rp = phased(P.loss, X[:40_000], y=y[:40_000], epsilon=15.0, delta=1e-3, rng=np.random.default_rng(13), lam=1/3,
+                inner='pgd')
     assert len(rp.info['D']) == rp.info['phases'] + 1
     assert np.all(np.isfinite(rp.theta)) and np.linalg.norm(rp.theta) <= 1.0 + 1e-12
 
@@ -195,17 +206,17 @@ def test_moreau_needs_prox_and_value_rows():
 
 
 @pytest.mark.parametrize('call,msg', [
-    (lambda: smoothing_beta(-1, 1.0, 1.0, 1.0), 'n must be an integer in'),
-    (lambda: smoothing_beta(10, 0.0, 1.0, 1.0), 'V must be in'),
+    (lambda: smoothing_beta(-1, 1.0, L=1.0, D=1.0), 'n must be an integer in'),
+    (lambda: smoothing_beta(10, 0.0, L=1.0, D=1.0), 'V must be in'),
     (lambda: pgd_round_budget(1.0, 1e-5, 0), 'T must be an integer in'),
     (lambda: pgd_round_budget(1.0, 2.0, 3), 'delta must be in'),
     (lambda: pgd_round_budget(-1.0, 1e-5, 3), 'epsilon must be in'),
-    (lambda: pgd_rounds(0, 10, 1.0, 1e-5), 'n must be an integer in'),
-    (lambda: pgd_rounds(100, 10, 0.0, 1e-5), 'epsilon must be in'),
-    (lambda: pgd_rounds(100, -1, 1.0, 1e-5, 1.0, False), 'd must be an integer in'),
+    (lambda: pgd_rounds(0, 10, epsilon=1.0, delta=1e-5), 'n must be an integer in'),
+    (lambda: pgd_rounds(100, 10, epsilon=0.0, delta=1e-5), 'epsilon must be in'),
+    (lambda: pgd_rounds(100, -1, epsilon=1.0, delta=1e-5, L=1.0, exact_constants=False), 'd must be an integer in'),
     (lambda: pgd_privacy(1.0, 0.0, 3), 'delta must be in'),
-    (lambda: psgd_batch(100, 3, 1.0, 1e-5, 0.0), 'L must be in'),
-    (lambda: pagd_batch(100, 3, 1.0, -1.0, 1.0), 'beta must be in'),
+    (lambda: psgd_batch(100, 3, epsilon=1.0, delta=1e-5, L=0.0), 'L must be in'),
+    (lambda: pagd_batch(100, 3, V=1.0, beta=-1.0, D=1.0), 'beta must be in'),
 ])
 def test_budget_helpers_reject_bad_input(call, msg):
     "These returned complex numbers, negative budgets or raised ZeroDivisionError / 'math domain error' before."

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from shuffle_privacy.mechanisms.shuffle_gaussian.rdp import (integer_partitions, shuffle_gaussian_log_excess, shuffle_gaussian_rdp,
+from shuffle_privacy.mechanisms.shuffle_gaussian.rdp import (integer_partitions, shuffle_gaussian_log_excess,
+                                                             shuffle_gaussian_rdp,
                                               shuffle_gaussian_rdp_curve, shuffle_gaussian_rdp_partitions,
                                               shuffle_gaussian_rdp_upper_bound)
 
@@ -84,15 +85,16 @@ def test_matches_mpmath_partition_sum(n):
 def test_both_algorithms_agree_where_both_apply():
     for n, sigma in [(64, 0.4), (300, 2.0), (5000, 9.48)]:
         L = 64
-        a = shuffle_gaussian_log_excess(np.arange(2, L + 1), n, sigma, method='miller')
-        b = shuffle_gaussian_log_excess(np.arange(2, L + 1), n, sigma, method='powering')
+        a = shuffle_gaussian_log_excess(np.arange(2, L + 1), n, sigma=sigma, method='miller')
+        b = shuffle_gaussian_log_excess(np.arange(2, L + 1), n, sigma=sigma, method='powering')
         np.testing.assert_allclose(a, b, rtol=1e-12)
 
 def test_partition_reference_implementation_small_n():
     # Algorithm 1 must drop partitions with more parts than n; at small n it is accurate to float64 rounding
     for n in [1, 2, 3, 5, 9]:
         for lam in [2, 4, 9, 14]:
-            assert_rel(shuffle_gaussian_rdp_partitions(lam, n, 1.1), mp_partitions(lam, n, 1.1), rtol=1e-11, what=(lam, n))
+            assert_rel(shuffle_gaussian_rdp_partitions(lam, n, 1.1), mp_partitions(lam, n, 1.1), rtol=1e-11,
+                       what=(lam, n))
 
 def test_partition_algorithm_against_mpmath_at_table1_setting():
     # at n=60000 the partition form cancels: still within 1e-6 relative at λ=20, the series within 1e-9
@@ -102,7 +104,8 @@ def test_partition_algorithm_against_mpmath_at_table1_setting():
 
 def test_n1_is_the_gaussian():
     o = np.arange(2, 200)
-    np.testing.assert_allclose(shuffle_gaussian_rdp(o, 1, 3.0), o/18.0, rtol=3e-16); assert np.all(shuffle_gaussian_rdp(o, 1, 3.0) >= o/18.0)
+    np.testing.assert_allclose(shuffle_gaussian_rdp(o, 1, 3.0), o/18.0,
+                               rtol=3e-16); assert np.all(shuffle_gaussian_rdp(o, 1, 3.0) >= o/18.0)
     assert shuffle_gaussian_rdp_partitions(7, 1, 3.0) == pytest.approx(7/18, rel=1e-13)
 
 def test_shape_is_preserved():
@@ -146,7 +149,7 @@ def test_curve_export():
     (lambda: shuffle_gaussian_rdp_partitions(3, 0, 1.0), 'n must be an integer in [1, inf)'),
     (lambda: shuffle_gaussian_rdp_partitions(3, 10, 0.0), 'sigma must be in (0, inf)'),
     (lambda: shuffle_gaussian_rdp_upper_bound([2], -1.0), 'sigma must be in (0, inf)'),
-    (lambda: shuffle_gaussian_log_excess([2], 10, 1.0, method='fft'), 'method must be'),
+    (lambda: shuffle_gaussian_log_excess([2], 10, sigma=1.0, method='fft'), 'method must be'),
     (lambda: shuffle_gaussian_rdp_curve(10, 1.0, max_order=1), 'max_order must be an integer in [2, inf)'),
     (lambda: shuffle_gaussian_rdp_curve(10, 1.0, count=0), 'count must be an integer in [1, inf)'),
     (lambda: list(integer_partitions(0)), 'm must be an integer in [1, inf)'),

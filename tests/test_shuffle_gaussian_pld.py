@@ -226,8 +226,8 @@ def test_small_sigma_subsampled_and_checkin():
     "The mixtures of notebook 13 accept small sigma: ordered, and sampling 10% of 1000 users helps."
     from shuffle_privacy.mechanisms.shuffle_gaussian.subsampled_pld import subsampled_shuffle_gaussian_pld, shuffled_checkin_pld
     full = shuffle_gaussian_pld(100, 1.0).delta_bounds(0.5)
-    sub = subsampled_shuffle_gaussian_pld(1000, 100, 1.0).delta_bounds(0.5)
-    chk = shuffled_checkin_pld(200, 0.5, 1.0, max_buckets=4).delta_bounds(0.5)
+    sub = subsampled_shuffle_gaussian_pld(1000, 100, noise_multiplier=1.0).delta_bounds(0.5)
+    chk = shuffled_checkin_pld(200, 0.5, noise_multiplier=1.0, max_buckets=4).delta_bounds(0.5)
     assert 0 <= sub[0] <= sub[1] < full[0] <= full[1] and 0 <= chk[0] <= chk[1] <= 1
 
 def _mp_delta(n, s, e):

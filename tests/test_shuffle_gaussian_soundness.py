@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from shuffle_privacy.mechanisms.shuffle_gaussian.rdp import shuffle_gaussian_rdp
-from shuffle_privacy.studies.shuffle_gaussian_soundness import (_log_laplace_excess, _log_laplace_lognormal, conjecture1_scan,
+from shuffle_privacy.studies.shuffle_gaussian_soundness import (_log_laplace_excess, _log_laplace_lognormal,
+                                                                conjecture1_scan,
                                                         shuffle_gaussian_rdp_both_directions, shuffle_gaussian_rdp_reverse,
                                                         shuffled_gaussian_renyi_grid2, shuffled_gaussian_renyi_mc)
 
@@ -23,21 +24,25 @@ def test_inner_laplace_transforms_match_mpmath(sigma, s):
     assert abs(_log_laplace_excess(s, sigma)[0] - float(ref_k)) <= 1e-11*max(1, abs(float(ref_k)))
 
 def test_reverse_n1_is_gaussian():
-    np.testing.assert_allclose(shuffle_gaussian_rdp_reverse([2, 2.5, 7], 1, 1.3), np.array([2, 2.5, 7])/(2*1.3**2), rtol=1e-15)
+    np.testing.assert_allclose(shuffle_gaussian_rdp_reverse([2, 2.5, 7], 1, 1.3), np.array([2, 2.5, 7])/(2*1.3**2),
+                               rtol=1e-15)
 
 @pytest.mark.parametrize('sigma', [0.7, 1.5, 5.0])
 def test_reverse_matches_2d_quadrature_at_n2(sigma):
     o = np.array([2, 3, 6])
     np.testing.assert_allclose(shuffle_gaussian_rdp_reverse(o, 2, sigma),
-                               shuffled_gaussian_renyi_grid2([0, 0], [1, 0], sigma, o, points=801), rtol=1e-8)
+                               shuffled_gaussian_renyi_grid2([0, 0], [1, 0], sigma=sigma, orders=o,
+                                                             points=801), rtol=1e-8)
 
 def test_forward_grid_matches_theorem1_at_n2():
     o = np.array([2, 4])
-    np.testing.assert_allclose(shuffled_gaussian_renyi_grid2([1, 0], [0, 0], 1.1, o), shuffle_gaussian_rdp(o, 2, 1.1), rtol=1e-9)
+    np.testing.assert_allclose(shuffled_gaussian_renyi_grid2([1, 0], [0, 0], sigma=1.1, orders=o),
+                               shuffle_gaussian_rdp(o, 2, 1.1), rtol=1e-9)
 
 def test_reverse_matches_monte_carlo_n4():
     lam, n, sigma = 3, 4, 1.2
-    est, se = shuffled_gaussian_renyi_mc(np.zeros(n), np.r_[1.0, np.zeros(n - 1)], sigma, lam, 200_000, rng=3)
+    est, se = shuffled_gaussian_renyi_mc(np.zeros(n), np.r_[1.0, np.zeros(n - 1)], sigma=sigma, order=lam,
+                                         samples=200_000, rng=3)
     assert abs(est - float(shuffle_gaussian_rdp_reverse(lam, n, sigma))) < 5*se
 
 def test_reverse_large_n_agrees_with_second_order_expansion():
@@ -63,11 +68,12 @@ def test_conjecture1_scan_finds_no_violation():
     (lambda: shuffle_gaussian_rdp_reverse([1.0], 3, 1.0), 'orders must lie in (1, inf)'),
     (lambda: shuffle_gaussian_rdp_reverse([2], 0, 1.0), 'n must be an integer in [1, inf)'),
     (lambda: shuffle_gaussian_rdp_reverse([2], 3, 0.0), 'sigma must be in (0, inf)'),
-    (lambda: shuffled_gaussian_renyi_grid2([0, 0, 0], [1, 0, 0], 1.0, [2]), 'exactly 2 scalars'),
-    (lambda: shuffled_gaussian_renyi_grid2([0, 0], [1, 0], -1.0, [2]), 'sigma must be in (0, inf)'),
-    (lambda: shuffled_gaussian_renyi_mc([0, 0], [1, 0, 0], 1.0, 2), 'equal length'),
-    (lambda: shuffled_gaussian_renyi_mc([0, 0], [1, 0], 1.0, 1.0), 'order must lie in (1, inf)'),
-    (lambda: shuffled_gaussian_renyi_mc([0, 0], [1, 0], 1.0, 2, samples=5), 'samples must be an integer in [100, inf)'),
+    (lambda: shuffled_gaussian_renyi_grid2([0, 0, 0], [1, 0, 0], sigma=1.0, orders=[2]), 'exactly 2 scalars'),
+    (lambda: shuffled_gaussian_renyi_grid2([0, 0], [1, 0], sigma=-1.0, orders=[2]), 'sigma must be in (0, inf)'),
+    (lambda: shuffled_gaussian_renyi_mc([0, 0], [1, 0, 0], sigma=1.0, order=2), 'equal length'),
+    (lambda: shuffled_gaussian_renyi_mc([0, 0], [1, 0], sigma=1.0, order=1.0), 'order must lie in (1, inf)'),
+    (lambda: shuffled_gaussian_renyi_mc([0, 0], [1, 0], sigma=1.0, order=2, samples=5),
+     'samples must be an integer in [100, inf)'),
     (lambda: conjecture1_scan([3, 2], 1.0), 'ns must be strictly increasing'),
     (lambda: conjecture1_scan([0, 2], 1.0), 'ns must be an integer in [1, inf)'),
 ])

@@ -125,7 +125,7 @@ def test_m0_is_not_the_worst_pair():
 @pytest.mark.parametrize('n,e0', [(100, 0.5), (1000, 1.0), (10**4, 2.0), (10**5, 4.0)])
 def test_domination_chain(n, e0):
     "rr m=0 pair (lower) <= rr stronger clone (upper) <= generic clones (upper) <= FMT21 closed form."
-    rows = shuffled_ldp_league(n, e0, 1e-6, value_discretization_interval=1e-4)
+    rows = shuffled_ldp_league(n, e0, delta=1e-6, value_discretization_interval=1e-4)
     assert rows['rr_pair_lower'] <= rows['rr_strong_upper'] <= rows['clones_upper'] <= rows['fmt21_closed']
     for eps in (0.01, 0.1, 0.5):
         a = rr_pair_pld(n, e0).delta_bounds(eps)[0]

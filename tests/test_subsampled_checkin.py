@@ -25,7 +25,7 @@ def mp_wbk(lam, sg, gamma):
 def test_theorem2_matches_mpmath_formula(m, n, sigma):
     L, gamma = 40, m/n
     sg = dict(zip(range(2, L + 1), shuffle_gaussian_rdp(np.arange(2, L + 1), m, sigma)))
-    got = subsampled_shuffle_gaussian_rdp(np.arange(2, L + 1), m, n, sigma)
+    got = subsampled_shuffle_gaussian_rdp(np.arange(2, L + 1), m, num_users=n, sigma=sigma)
     for lam, g in zip(range(2, L + 1), got):
         ref = min(mp_wbk(lam, sg, gamma), mp.mpf(sg[lam]))   # Theorem 2, capped by the un-subsampled RDP
         assert abs(g - float(ref)) <= 1e-12*float(ref), (lam, g, ref)
@@ -42,29 +42,31 @@ def test_checkin_exact_equals_full_sum_small_n():
                      for k in range(1, n + 1))
         full.append(float(mp.log1p(ex)/(lam - 1)))
     full = np.array(full)
-    got = checkin_rdp_exact(o, n, gamma, sigma)
+    got = checkin_rdp_exact(o, n, probability=gamma, sigma=sigma)
     assert np.all(got >= full*(1 - 1e-10))            # certified: never below the full sum (up to rounding)
     np.testing.assert_allclose(got, full, rtol=1e-9)   # and tight
 
 def test_chernoff_is_above_exact():
     o = np.array([2, 3, 8, 20])
     for n, gamma in [(500, 0.1), (4000, 0.05)]:
-        assert np.all(checkin_rdp_chernoff(o, n, gamma, 3.0) >= checkin_rdp_exact(o, n, gamma, 3.0)*(1 - 1e-12))
+        assert np.all(checkin_rdp_chernoff(o, n, probability=gamma, sigma=3.0) >= checkin_rdp_exact(o, n, probability=gamma, sigma=3.0)*(1 - 1e-12))
 
 def test_subsampling_never_hurts_and_helps_at_low_orders():
     o = np.arange(2, 30)
-    s, u = subsampled_shuffle_gaussian_rdp(o, 200, 4000, 2.0), shuffle_gaussian_rdp(o, 200, 2.0)
+    s, u = subsampled_shuffle_gaussian_rdp(o, 200, num_users=4000, sigma=2.0), shuffle_gaussian_rdp(o, 200, 2.0)
     assert np.all(s <= u) and s[0] < 0.05*u[0] and np.all(s[:3] < u[:3])
 
 @pytest.mark.parametrize('call,msg', [
-    (lambda: subsampled_shuffle_gaussian_rdp([2], 0, 10, 1.0), 'sample_size must be an integer in [1, inf)'),
-    (lambda: subsampled_shuffle_gaussian_rdp([2], 10, 5, 1.0), 'num_users must be an integer in [10, inf)'),
-    (lambda: subsampled_shuffle_gaussian_rdp([1.5], 10, 100, 1.0), 'orders must'),
-    (lambda: checkin_rdp_exact([2], 10, 0.1, -1.0), 'sigma must be in (0, inf)'),
-    (lambda: checkin_rdp_exact([2], 10, 0.1, 1.0, tail=0.0), 'tail must be in (0, 1)'),
-    (lambda: checkin_rdp_chernoff([2], 10, 0.1, 1.0, deltas=[1.0]), 'deltas must lie in (0, 1)'),
-    (lambda: checkin_rdp_chernoff([2], 0, 0.1, 1.0), 'num_users must be an integer in [1, inf)'),
-    (lambda: checkin_rdp_exact([2], 10, 0.0, 1.0), 'probability must be in (0, 1]'),
+    (lambda: subsampled_shuffle_gaussian_rdp([2], 0, num_users=10, sigma=1.0),
+     'sample_size must be an integer in [1, inf)'),
+    (lambda: subsampled_shuffle_gaussian_rdp([2], 10, num_users=5, sigma=1.0),
+     'num_users must be an integer in [10, inf)'),
+    (lambda: subsampled_shuffle_gaussian_rdp([1.5], 10, num_users=100, sigma=1.0), 'orders must'),
+    (lambda: checkin_rdp_exact([2], 10, probability=0.1, sigma=-1.0), 'sigma must be in (0, inf)'),
+    (lambda: checkin_rdp_exact([2], 10, probability=0.1, sigma=1.0, tail=0.0), 'tail must be in (0, 1)'),
+    (lambda: checkin_rdp_chernoff([2], 10, probability=0.1, sigma=1.0, deltas=[1.0]), 'deltas must lie in (0, 1)'),
+    (lambda: checkin_rdp_chernoff([2], 0, probability=0.1, sigma=1.0), 'num_users must be an integer in [1, inf)'),
+    (lambda: checkin_rdp_exact([2], 10, probability=0.0, sigma=1.0), 'probability must be in (0, 1]'),
 ])
 def test_bad_inputs(call, msg):
     with pytest.raises(ValueError) as e: call()
@@ -90,7 +92,7 @@ def test_vectorised_over_k_matches_one_pass_per_k(L, ks, gamma, sigma):
 
 def test_checkin_large_n_is_practical_and_below_the_uncheckedin_curve():
     o = np.array([2, 4, 8, 16])
-    v = checkin_rdp_exact(o, 10**6, 0.01, 2.0)
+    v = checkin_rdp_exact(o, 10**6, probability=0.01, sigma=2.0)
     assert np.all(np.isfinite(v)) and np.all(np.diff(v) >= 0)
     assert np.all(v <= shuffle_gaussian_rdp(o, 10**4, 2.0))
 
@@ -100,7 +102,7 @@ def test_checkin_large_n_keeps_only_the_central_range_and_equals_the_full_sum():
     from scipy.special import logsumexp
     n, gamma, sigma = 20000, 0.05, 2.0
     o = np.arange(2, 17)
-    got, (klo, khi, _) = checkin_rdp_exact(o, n, gamma, sigma, return_details=True)
+    got, (klo, khi, _) = checkin_rdp_exact(o, n, probability=gamma, sigma=sigma, return_details=True)
     sd = math.sqrt(n*gamma*(1 - gamma))
     assert n*gamma - 20*sd < klo < khi < n*gamma + 20*sd
     ks = np.arange(1, n + 1)

@@ -28,7 +28,7 @@ def mixture_delta_mp(q, s, e):
 
 @pytest.mark.parametrize('n,s', [(4, 0.5), (4, 2.0), (100, 1.0), (100, 5.0)])
 def test_m1_is_the_sampled_gaussian(n, s):
-    pair = subsampled_shuffle_gaussian_pld(n, 1, s, 1e-5)
+    pair = subsampled_shuffle_gaussian_pld(n, 1, noise_multiplier=s, value_discretization_interval=1e-5)
     for e in (0.0, 0.01, 0.1, 0.5):
         ex = mixture_delta_mp(1/n, s, e)
         lo, up = pair.delta_bounds(e)
@@ -45,14 +45,14 @@ def test_lattice_route_at_m1_brackets_quadrature(q, s):
 
 @pytest.mark.parametrize('n,s', [(30, 2.0), (500, 4.0)])
 def test_q1_equals_shuffle_gaussian(n, s):
-    a, b = subsampled_shuffle_gaussian_pld(n, n, s), shuffle_gaussian_pld(n, s)
+    a, b = subsampled_shuffle_gaussian_pld(n, n, noise_multiplier=s), shuffle_gaussian_pld(n, s)
     for T in (1, 4):
         aa, bb = (a, b) if T == 1 else (a.self_compose(T), b.self_compose(T))
         for e in (0.0, 0.05, 0.3):
             np.testing.assert_allclose(aa.delta_bounds(e), bb.delta_bounds(e), rtol=1e-10, atol=1e-300)
 
 def test_checkin_p1_equals_shuffle_gaussian():
-    a, b = shuffled_checkin_pld(60, 1.0, 3.0), shuffle_gaussian_pld(60, 3.0)
+    a, b = shuffled_checkin_pld(60, 1.0, noise_multiplier=3.0), shuffle_gaussian_pld(60, 3.0)
     for e in (0.0, 0.05, 0.3):
         np.testing.assert_allclose(a.delta_bounds(e), b.delta_bounds(e), rtol=1e-9)
 
@@ -73,7 +73,7 @@ def _wbar_prefix(rng, N, n, s):
 
 def test_subsampled_monte_carlo():
     n, m, s = 20, 6, 2.0
-    pair = subsampled_shuffle_gaussian_pld(n, m, s, 1e-5)
+    pair = subsampled_shuffle_gaussian_pld(n, m, noise_multiplier=s, value_discretization_interval=1e-5)
     es = (0.0, 0.05, 0.2)
     mc = _mc_delta(lambda rng, N: 1 - m/n + (m/n)*_wbar_prefix(rng, N, m, s)[:, -1], es, np.random.default_rng(1))
     for e, (v, ci) in zip(es, mc):
@@ -82,7 +82,7 @@ def test_subsampled_monte_carlo():
 
 def test_checkin_monte_carlo():
     n, p, s = 20, 0.3, 2.0
-    pair = shuffled_checkin_pld(n, p, s, 1e-5, max_buckets=64)
+    pair = shuffled_checkin_pld(n, p, noise_multiplier=s, value_discretization_interval=1e-5, max_buckets=64)
     def sample(rng, N):
         c = rng.binomial(n, p, N)
         Wb = _wbar_prefix(rng, N, n, s)[np.arange(N), np.maximum(c, 1) - 1]
@@ -92,9 +92,12 @@ def test_checkin_monte_carlo():
         lo, up = pair.delta_bounds(e)
         assert lo - ci <= v <= up + ci, (e, lo, v, up, ci)
 
-@pytest.mark.parametrize('make', [lambda: subsampled_shuffle_gaussian_pld(1000, 50, 2.0, 1e-5),
-                                  lambda: shuffled_checkin_pld(1000, 0.05, 2.0, 1e-5, 8),
-                                  lambda: shuffled_checkin_pld(10**6, 0.01, 3.0, 1e-5, 4)])
+@pytest.mark.parametrize('make', [lambda: subsampled_shuffle_gaussian_pld(1000, 50, noise_multiplier=2.0,
+                                                                          value_discretization_interval=1e-5),
+                                  lambda: shuffled_checkin_pld(1000, 0.05, noise_multiplier=2.0,
+                                                               value_discretization_interval=1e-5, max_buckets=8),
+                                  lambda: shuffled_checkin_pld(10**6, 0.01, noise_multiplier=3.0,
+                                                               value_discretization_interval=1e-5, max_buckets=4)])
 def test_ordered_and_monotone(make):
     pair = make()
     for P in (pair, pair.self_compose(20)):
@@ -107,7 +110,8 @@ def test_ordered_and_monotone(make):
             assert 0 <= lo <= up
 
 def test_fewer_buckets_widen_the_interval():
-    coarse, fine = (shuffled_checkin_pld(400, 0.1, 2.0, 1e-5, k) for k in (3, 12))
+    coarse, fine = (shuffled_checkin_pld(400, 0.1, noise_multiplier=2.0, value_discretization_interval=1e-5,
+                                         max_buckets=k) for k in (3, 12))
     for d in (1e-4, 1e-7):
         (lc, uc), (lf, uf) = coarse.epsilon_bounds(d), fine.epsilon_bounds(d)
         assert lc <= lf <= uf <= uc
@@ -134,17 +138,18 @@ def test_registered_by_the_top_level_import():
     assert 0 < float(out) < 10
 
 @pytest.mark.parametrize('call,word', [
-    (lambda: subsampled_shuffle_gaussian_pld(0, 1, 3.0), 'num_users'),
-    (lambda: subsampled_shuffle_gaussian_pld(10, 11, 3.0), 'sample_size'),
-    (lambda: subsampled_shuffle_gaussian_pld(10, 0, 3.0), 'sample_size'),
-    (lambda: subsampled_shuffle_gaussian_pld(10, 5, 0.04), 'noise_multiplier'),
-    (lambda: subsampled_shuffle_gaussian_pld(10, 5, float('nan')), 'noise_multiplier'),
-    (lambda: subsampled_shuffle_gaussian_pld(10, 5, 3.0, 2.0), 'value_discretization_interval'),
-    (lambda: shuffled_checkin_pld(10, 0.0, 3.0), 'probability'),
-    (lambda: shuffled_checkin_pld(10, 1.5, 3.0), 'probability'),
-    (lambda: shuffled_checkin_pld(10, 0.5, 0.04), 'noise_multiplier'),
-    (lambda: shuffled_checkin_pld(10, 0.5, 3.0, max_buckets=0), 'max_buckets'),
-    (lambda: shuffled_checkin_pld(0, 0.5, 3.0), 'num_users'),
+    (lambda: subsampled_shuffle_gaussian_pld(0, 1, noise_multiplier=3.0), 'num_users'),
+    (lambda: subsampled_shuffle_gaussian_pld(10, 11, noise_multiplier=3.0), 'sample_size'),
+    (lambda: subsampled_shuffle_gaussian_pld(10, 0, noise_multiplier=3.0), 'sample_size'),
+    (lambda: subsampled_shuffle_gaussian_pld(10, 5, noise_multiplier=0.04), 'noise_multiplier'),
+    (lambda: subsampled_shuffle_gaussian_pld(10, 5, noise_multiplier=float('nan')), 'noise_multiplier'),
+    (lambda: subsampled_shuffle_gaussian_pld(10, 5, noise_multiplier=3.0, value_discretization_interval=2.0),
+     'value_discretization_interval'),
+    (lambda: shuffled_checkin_pld(10, 0.0, noise_multiplier=3.0), 'probability'),
+    (lambda: shuffled_checkin_pld(10, 1.5, noise_multiplier=3.0), 'probability'),
+    (lambda: shuffled_checkin_pld(10, 0.5, noise_multiplier=0.04), 'noise_multiplier'),
+    (lambda: shuffled_checkin_pld(10, 0.5, noise_multiplier=3.0, max_buckets=0), 'max_buckets'),
+    (lambda: shuffled_checkin_pld(0, 0.5, noise_multiplier=3.0), 'num_users'),
 ])
 def test_bad_inputs(call, word):
     with pytest.raises(ValueError, match=word): call()
@@ -155,8 +160,10 @@ def _gdp_epsilon(mu, delta):
     return optimize.brentq(f, 0.0, 50.0)
 
 @pytest.mark.parametrize('make,mu', [
-    (lambda: subsampled_shuffle_gaussian_pld(60000, 6000, 3.0, 1e-6), 0.1*math.sqrt(math.expm1(1/9)/6000)),
-    (lambda: shuffled_checkin_pld(60000, 0.1, 5.0, 1e-6, 8), 0.1*math.sqrt(math.expm1(1/25)/6000))])
+    (lambda: subsampled_shuffle_gaussian_pld(60000, 6000, noise_multiplier=3.0, value_discretization_interval=1e-6),
+     0.1*math.sqrt(math.expm1(1/9)/6000)),
+    (lambda: shuffled_checkin_pld(60000, 0.1, noise_multiplier=5.0, value_discretization_interval=1e-6,
+                                  max_buckets=8), 0.1*math.sqrt(math.expm1(1/25)/6000))])
 def test_gdp_limit_at_large_n(make, mu):
     "Many users: the ratio 1 + q(W̄ - 1) is nearly normal with sd μ = q sqrt(expm1(1/σ²)/m), i.e. μ-GDP."
     pair = make().self_compose(100)
@@ -169,7 +176,7 @@ def test_checkin_one_user_against_closed_form(p, s):
     "n = 1: the empty output is visible, so delta(eps) = p * delta_Gaussian(eps) (was the Poisson pair: unsound)."
     from scipy import optimize
     gd = lambda e: stats.norm.cdf(0.5/s - e*s) - math.exp(e)*stats.norm.cdf(-0.5/s - e*s)
-    pair = shuffled_checkin_pld(1, p, s)
+    pair = shuffled_checkin_pld(1, p, noise_multiplier=s)
     for e in (0.1, 0.5, 2.0):
         lo, up = pair.delta_bounds(e)
         assert lo <= p*gd(e)*(1 + 1e-9) and p*gd(e) <= up*(1 + 1e-9), (e, lo, p*gd(e), up)

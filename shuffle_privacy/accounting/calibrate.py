@@ -88,7 +88,8 @@ def _calibrate(eps, ok, eps_t, bracket, discrete, rtol):
         sign, a, b = _direction(eps, lo, hi, widen=6)
         start = 1
         if sign < 0:   # noise: find hi with ε(hi) <= target, lo with ε(lo) > target
-            try: lo, hi = expand_bracket(ok, start, 1 if discrete else 1e-12, 2**62 if discrete else 1e12,
+            try: lo, hi = expand_bracket(ok, start, lo_limit=1 if discrete else 1e-12,
+                                         hi_limit=2**62 if discrete else 1e12,
                                          integer=discrete)
             except ValueError:
                 raise ValueError(f'calibrate: the target ε = {eps_t} is not met for any parameter up to '
@@ -100,7 +101,8 @@ def _calibrate(eps, ok, eps_t, bracket, discrete, rtol):
                                             'pass a bracket')
         else:          # rounds: find lo with ε(lo) <= target, hi with ε(hi) > target
             miss = lambda x: not ok(x)
-            lo, hi = expand_bracket(miss, start, 1 if discrete else 1e-12, 2**62 if discrete else 1e12,
+            lo, hi = expand_bracket(miss, start, lo_limit=1 if discrete else 1e-12,
+                                    hi_limit=2**62 if discrete else 1e12,
                                     integer=discrete)
             if lo is None:
                 raise ValueError(f'calibrate: the target ε = {eps_t} is missed even at the smallest parameter tried')

@@ -155,7 +155,7 @@ def rdp_to_delta(orders, # Rényi orders, reals > 1
 # %% ../../nbs/01_conversions.ipynb #b7435741
 def rdp_to_dp_growing(rdp_fn, # callable: integer orders array -> RDP values (same length)
                       delta:float, # target δ in (0, 1)
-                      max_order:int=32, # largest order of the first grid
+                      *, max_order:int=32, # largest order of the first grid
                       limit:int=2**14, # never go beyond this order
                      )->tuple: # (ε, best order, largest order tried)
     "rdp_to_dp over orders 2..K, doubling K while the best order is K; warns (OrderGridWarning) if `limit` is reached."
@@ -500,7 +500,7 @@ def basic_composition(epsilon, # ε_j >= 0 (scalar or 1-d array)
 
 def advanced_composition(epsilon:float, # per-mechanism ε >= 0
                          delta:float, # per-mechanism δ in [0, 1]
-                         count:int, # number of mechanisms composed (k in the papers)
+                         *, count:int, # number of mechanisms composed (k in the papers)
                          delta_prime:float, # the extra δ′ in (0, 1)
                         )->tuple: # (ε′, kδ + δ′)
     "Advanced composition ε′ = sqrt(2k log(1/δ′)) ε + kε(e^ε - 1), δ = kδ + δ′ (Dwork, Rothblum and Vadhan 2010)."
@@ -574,7 +574,7 @@ def _kov_delta(eps, delta, k, eps_g):
 
 def optimal_composition_delta(epsilon:float, # per-mechanism ε >= 0
                               delta:float, # per-mechanism δ in [0, 1]
-                              count:int, # number of mechanisms composed (k in the papers)
+                              *, count:int, # number of mechanisms composed (k in the papers)
                               epsilon_total:float, # ε_g >= 0 of the composition
                              )->float: # the exact optimal δ_total, rounded up
     "Smallest δ such that every k-fold composition of (ε, δ)-DP mechanisms is (ε_total, δ)-DP (Kairouz et al. 2015)."
@@ -584,7 +584,7 @@ def optimal_composition_delta(epsilon:float, # per-mechanism ε >= 0
 
 def optimal_composition_epsilon(epsilon:float, # per-mechanism ε >= 0
                                 delta:float, # per-mechanism δ in [0, 1]
-                                count:int, # number of mechanisms composed (k in the papers)
+                                *, count:int, # number of mechanisms composed (k in the papers)
                                 delta_total:float, # target δ in (0, 1)
                                )->float: # smallest certified ε_total (`inf` if δ_total < 1-(1-δ)^k)
     "Smallest ε_total with optimal_composition_delta(...) <= δ_total (Kairouz et al. 2015, Thm 3.3), rounded up."
@@ -600,7 +600,7 @@ def optimal_composition_epsilon(epsilon:float, # per-mechanism ε >= 0
 # %% ../../nbs/01_conversions.ipynb #7905e20b
 def composed_dp_tradeoff(epsilon:float, # per-mechanism ε >= 0
                          delta:float, # per-mechanism δ in [0, 1]
-                         count:int, # number of compositions (k in the papers)
+                         *, count:int, # number of compositions (k in the papers)
                          alpha, # type I error(s) in [0, 1]
                         ): # f_{ε,δ}^{⊗k}(α)
     "Exact trade-off function f_{ε,δ}^{⊗k} of the k-fold composition of (ε, δ)-DP (Dong, Roth, Su, Thm 3.2; KOV 2015)."

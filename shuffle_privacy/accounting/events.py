@@ -89,7 +89,7 @@ def check_relation(neighboring_relation, # a dp_accounting NeighboringRelation
 
 def missing_message(event, # the event nobody registered
                     what:str, # what the registry gives, e.g. 'Rényi DP curve'
-                    registry:str, # the public name of the registry, e.g. 'rdp_of'
+                    *, registry:str, # the public name of the registry, e.g. 'rdp_of'
                     neighboring_relation:NeighboringRelation=NeighboringRelation.REPLACE_ONE,
                    )->str:
     "What to say when `registry` has nothing for `event` under `neighboring_relation`."
@@ -106,7 +106,8 @@ def missing_message(event, # the event nobody registered
 # %% ../../nbs/02_events.ipynb #cf09b5f6
 def _unknown(what, registry, relation):
     "The default implementation of a registry: raise, saying what to register."
-    def raise_(event, *args): raise UnsupportedEventError(missing_message(event, what, registry, relation))
+    def raise_(event, *args): raise UnsupportedEventError(missing_message(event, what, registry=registry,
+                                                                          neighboring_relation=relation))
     return functools.singledispatch(raise_)
 
 _rdp_impl = _unknown('Rényi DP curve', 'rdp_of', NeighboringRelation.REPLACE_ONE)
@@ -134,7 +135,7 @@ rdp_of.registries = {NeighboringRelation.REPLACE_ONE: _rdp_impl, NeighboringRela
 # %% ../../nbs/02_events.ipynb #5b323ae1
 def rdp_from_integer_orders(orders, # Rényi orders, reals > 1
                             curve, # callable: integer orders array (2..L) -> RDP at those orders
-                            max_order:int, # L: largest integer order `curve` is evaluated at
+                            *, max_order:int, # L: largest integer order `curve` is evaluated at
                             fallback=None, # callable: orders array (> L) -> RDP bound there; None: inf
                            )->np.ndarray:
     "RDP at real orders from a curve at integer orders, by chords of the convex log-moment (sound upper bound)."
@@ -222,7 +223,7 @@ def _(event:dp_event.ComposedDpEvent, orders):
 # %% ../../nbs/02_events.ipynb #dafa8b3a
 def wbk_subsampled_rdp(orders, # integer Rényi orders λ >= 2
                        inner, # callable: integer orders 2..L -> RDP of the inner mechanism (replace-one)
-                       sampling_rate:float, # γ = m/n in (0, 1]
+                       *, sampling_rate:float, # γ = m/n in (0, 1]
                        chunk:int=256, # orders per block (bounds the memory of the λ x j table)
                        cap:bool=True, # also take the min with the inner curve (sound, see above)
                       )->np.ndarray:
@@ -256,7 +257,8 @@ def _(event:dp_event.SampledWithoutReplacementDpEvent, orders):
     inner = lambda a: rdp_of(event.event, a)
     if m == 0: return np.zeros(orders.shape)
     L = int(min(_WOR_MAX_ORDER, max(2, math.ceil(orders.max()))))
-    return rdp_from_integer_orders(orders, lambda j: wbk_subsampled_rdp(j, inner, m/n), L, fallback=inner)
+    return rdp_from_integer_orders(orders, lambda j: wbk_subsampled_rdp(j, inner, sampling_rate=m/n), max_order=L,
+                                   fallback=inner)
 
 # %% ../../nbs/02_events.ipynb #d238525e
 _POISSON_MAX_ORDER = 2048
@@ -282,7 +284,7 @@ def poisson_gaussian_rdp(orders, # Rényi orders, reals > 1
             out[i] = logsumexp(t)/(al - 1)
         return np.clip(out, 0.0, a/(2*z*z))      # log of a sum >= 1 can round below 0
     L = int(min(_POISSON_MAX_ORDER, max(2, math.ceil(o.max()))))
-    return rdp_from_integer_orders(o, at_ints, L, fallback=lambda a: a/(2*z*z))
+    return rdp_from_integer_orders(o, at_ints, max_order=L, fallback=lambda a: a/(2*z*z))
 
 # %% ../../nbs/02_events.ipynb #955823e4
 def poisson_inner_message(inner, # the event inside a PoissonSampledDpEvent that no accountant samples
@@ -413,7 +415,8 @@ class Accountant(dp_accounting.PrivacyAccountant):
     @abc.abstractmethod
     def _delta(self, target_epsilon:float)->float:
         "δ at a finite ε >= 0, with something composed."
-    def _missing(self, event)->str: return missing_message(event, 'analysis', 'the registry', self.neighboring_relation)
+    def _missing(self, event)->str: return missing_message(event, 'analysis', registry='the registry',
+                                                           neighboring_relation=self.neighboring_relation)
     def _stage(self, event, count:int): return None
 
     def _maybe_compose(self, event, count, do_compose):

@@ -81,7 +81,8 @@ def check_interval(d, # value_discretization_interval: in [1e-7, 1], or a `FineI
 
 @functools.singledispatch
 def _pld_add_remove(event, value_discretization_interval):
-    raise UnsupportedEventError(missing_message(event, 'PLD', 'pld_of', NeighboringRelation.ADD_OR_REMOVE_ONE))
+    raise UnsupportedEventError(missing_message(event, 'PLD', registry='pld_of',
+                                                neighboring_relation=NeighboringRelation.ADD_OR_REMOVE_ONE))
 
 def pld_of(event, # a DpEvent
            value_discretization_interval:float, # grid of the privacy loss, in [1e-7, 1]
@@ -226,7 +227,7 @@ class PldAccountant(Accountant):
     def _missing(self, event):
         hint = (' (a privacy profile: `import shuffle_privacy` registers its PLD, notebook 06)'
                 if isinstance(event, ProfileEvent) else '')
-        return missing_message(event, 'PLD', 'pld_of', self.neighboring_relation) + hint
+        return missing_message(event, 'PLD', registry='pld_of', neighboring_relation=self.neighboring_relation) + hint
     def _stage(self, event, count): return None if non_private(event) else self._staged_pair(event, count)
     def _commit(self, event, count, staged):
         if staged is None: self._non_private = True

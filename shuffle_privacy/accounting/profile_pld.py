@@ -81,7 +81,7 @@ def _auto_epsilon_max(f, tail_delta:float)->float:
     "The smallest ε (to 1%, at most 100) with f(ε) <= tail_delta, by capped doubling and bisection."
     small = lambda e: f(e) <= tail_delta
     if small(0.0): return 0.0
-    try: lo, hi = expand_bracket(small, 1.0, 1e-3, _EPS_CAP, factor=2.0)
+    try: lo, hi = expand_bracket(small, 1.0, lo_limit=1e-3, hi_limit=_EPS_CAP, factor=2.0)
     except ValueError: return _EPS_CAP              # never that small: the +inf mass is δ̂(100)
     return monotone_search(small, 0.0 if lo is None else lo, hi, rtol=1e-2, max_iter=60)
 

@@ -45,7 +45,8 @@ class RdpAccountant(Accountant):
         self._cache = {}
 
     def _registry(self): return rdp_of.registries[self.neighboring_relation]
-    def _missing(self, event): return missing_message(event, 'Rényi DP curve', 'rdp_of', self.neighboring_relation)
+    def _missing(self, event): return missing_message(event, 'Rényi DP curve', registry='rdp_of',
+                                                      neighboring_relation=self.neighboring_relation)
     def _commit(self, event, count, staged): self._cache.clear()
     def _epsilon(self, target_delta): return self.get_epsilon_and_optimal_order(target_delta)[0]
     def _delta(self, target_epsilon): return self._optimise(lambda o, r: rdp_to_delta(o, r, target_epsilon))[0]

@@ -195,7 +195,7 @@ class MoreauEnvelope(Loss):
 # %% ../../nbs/30_losses.ipynb #c9692aac
 def lipschitz_constants(loss:Loss, # `SquaredLoss()` or `LogisticLoss()`
                         X, # data, shape (n, d)
-                        y, # labels, shape (n,)
+                        *, y, # labels, shape (n,)
                         K:Ball, # the ball the iterates live in (radius r, centred at 0)
                        )->tuple:
     "(L, beta): Lipschitz constant of the loss and of its gradient over w in K, for this data set."

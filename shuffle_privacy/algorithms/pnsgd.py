@@ -20,7 +20,7 @@ from .losses import Ball, Interval, Loss, SquaredLoss, LogisticLoss, lipschitz_c
 # %% ../../nbs/31_pnsgd.ipynb #0b587195
 def make_data(kind:str, # 'linear' or 'logistic'
               n:int=1000, # number of data points
-              theta=None, # true parameter; Pi_K(1, 2) for the unit ball K when None (Figure 1)
+              *, theta=None, # true parameter; Pi_K(1, 2) for the unit ball K when None (Figure 1)
               label_noise:float=1.0, # standard deviation of the regression noise (linear only)
               rng=None, # numpy Generator or seed
              ):
@@ -188,7 +188,7 @@ def pnsgd_delta(epsilon:float, # ε >= 0 at which to report δ
 
 # %% ../../nbs/31_pnsgd.ipynb #8f324920
 def minimize_risk(loss, # `SquaredLoss()` or `LogisticLoss()`
-                  X, y, # data (n, d) and labels (n,)
+                  X, *, y, # data (n, d) and labels (n,)
                   K:Ball, # the ball
                   iters:int=5000, # projected gradient steps
                  ):
@@ -223,7 +223,7 @@ def figure1(kind:str, # 'linear' or 'logistic'
     eta = (1e-4 if kind == 'linear' else 5e-3) if eta is None else eta
     X, y, theta = make_data(kind, n=n, rng=rng)
     K = Ball(1.0)
-    best = loss.risk(minimize_risk(loss, X, y, K), X, y)[0]
+    best = loss.risk(minimize_risk(loss, X, y=y, K=K), X, y)[0]
     out = dict(kind=kind, eta=eta, X=X, y=y, theta=theta, best=best, loss=loss)
     for order in ('shuffle', 'random_stop'):
         res = pnsgd(loss, X, y, eta=eta, scale=sigma, K=K, noise='gaussian', order=order,

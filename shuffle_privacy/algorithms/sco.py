@@ -46,7 +46,7 @@ class Problem:
 
 def make_problem(kind:str, # 'least_squares', 'logistic', 'absolute' or 'hinge'
                  d:int=5, # dimension
-                 R:float=1.0, # radius of Theta (diameter 2R)
+                 *, R:float=1.0, # radius of Theta (diameter 2R)
                  n_eval:int=200_000, # evaluation sample for the expectation over x
                  seed:int=0,
                 )->Problem:
@@ -115,17 +115,17 @@ def _private_mean_grad(loss, theta, X, y, eps, delta, rng, L=None):
     "One PVEC call on the clipped per-user gradients, divided by the batch size."
     L = loss.L if L is None else L
     G = clip_rows(loss.grad(theta, X, y), L)
-    return pvec_sum(G, eps, delta, L, rng)/len(X)
+    return pvec_sum(G, eps, delta=delta, Delta2=L, rng=rng)/len(X)
 
 def _pvec_noise_var(b, d, eps, delta, L):
-    return pvec_variance(pvec_params(b, d, eps, delta, L))
+    return pvec_variance(pvec_params(b, d, epsilon=eps, delta=delta, Delta2=L))
 
 def _V(d, eps, delta, L):
     "PVEC's n-free worst-case error variance bound at l2 bound L (Theorem 3.2 with its exact constants)."
     from shuffle_privacy.mechanisms.summation.protocols import pvec_variance_bound
-    return pvec_variance_bound(d, eps, delta, L)
+    return pvec_variance_bound(d, eps, delta=delta, Delta2=L)
 
-def psgd_batch(n:int, d:int, epsilon:float, delta:float, L:float, exact_constants:bool=True)->int:
+def psgd_batch(n:int, d:int, *, epsilon:float, delta:float, L:float, exact_constants:bool=True)->int:
     "Thm 4.1's batch in [1, n]: sqrt(V)/L, V PVEC's exact variance (default), or the O-form sqrt(d) log(d/delta)/eps."
     n = check_int('n', n, lo=1); d = check_int('d', d, lo=1); L = check_positive('L', L)
     epsilon, delta = (check_positive('epsilon', epsilon),
@@ -134,10 +134,10 @@ def psgd_batch(n:int, d:int, epsilon:float, delta:float, L:float, exact_constant
     return int(min(n, max(1, math.ceil(min(b, n)))))      # b may be inf (epsilon subnormal): ceil(inf) overflows
 
 def _bits(b, d, eps, delta, L):
-    prm = pvec_params(b, d, eps, delta, L); return d*(prm.g + prm.b)
+    prm = pvec_params(b, d, epsilon=eps, delta=delta, Delta2=L); return d*(prm.g + prm.b)
 
 def psgd(loss:Loss, # loss with L and R
-         X, y, # the n users' data, used in disjoint batches
+         X, *, y, # the n users' data, used in disjoint batches
          epsilon:float, delta:float, # privacy of the whole protocol, 0 < epsilon <= 15, 0 < delta < 1/2
          rng=None,
          b:int|None=None, # batch size; default `psgd_batch` (Thm 4.1 with exact constants)
@@ -148,7 +148,7 @@ def psgd(loss:Loss, # loss with L and R
     rng = as_rng(rng); _loss(loss)
     X = check_array('X', X, ndim=2); n, d = X.shape; epsilon, delta = check_epsilon_delta(epsilon, delta)
     R, L = loss.R, loss.L; D = 2*R
-    b = psgd_batch(n, d, epsilon, delta, L) if b is None else check_int('b', b, lo=1, hi=n)
+    b = psgd_batch(n, d, epsilon=epsilon, delta=delta, L=L) if b is None else check_int('b', b, lo=1, hi=n)
     T = n//b
     LG = math.sqrt(L*L + _pvec_noise_var(b, d, epsilon, delta, L)/b**2)
     eta = D/(LG*math.sqrt(T)) if eta is None else check_positive('eta', eta)
@@ -165,7 +165,7 @@ def _check_common(loss, X, eps, delta):
     _loss(loss); X = check_array('X', X, ndim=2); eps, delta = check_epsilon_delta(eps, delta)
     return X, X.shape[0], X.shape[1], eps, delta
 
-def pagd_batch(n:int, d:int, V:float, beta:float, D:float)->int:
+def pagd_batch(n:int, d:int, *, V:float, beta:float, D:float)->int:
     "Thm 4.3's batch n^{3/5} V^{1/5}/(beta D)^{2/5} in [1, n] (the theorem's form for V = d L^2 log^2(d/delta)/eps^2)."
     n = check_int('n', n, lo=1); check_int('d', d, lo=1)
     V, beta, D = check_positive('V', V), check_positive('beta', beta), check_positive('D', D)
@@ -186,7 +186,7 @@ def _acsa(grad_fn, n_rounds, d, R, sigma, beta, theta0, c_beta=4.0, D=None):
     return ag
 
 def pagd(loss:Loss, # smooth loss (finite beta), with L and R
-         X, y, epsilon:float, delta:float, rng=None,
+         X, *, y, epsilon:float, delta:float, rng=None,
          b:int|None=None, # batch size; default Theorem 4.3's
          theta0=None,
          c_beta:float=4.0, # constant on beta in L_t (see text)
@@ -198,7 +198,7 @@ def pagd(loss:Loss, # smooth loss (finite beta), with L and R
     if not math.isfinite(loss.beta):
         raise ValueError('pagd needs a smooth loss (finite beta); wrap it in MoreauEnvelope')
     R, L = loss.R, loss.L; D = 2*R if D is None else check_positive('D', D)
-    b = pagd_batch(n, d, _V(d, epsilon, delta, L), loss.beta, D) if b is None else check_int('b', b, lo=1, hi=n)
+    b = pagd_batch(n, d, V=_V(d, epsilon, delta, L), beta=loss.beta, D=D) if b is None else check_int('b', b, lo=1, hi=n)
     T = n//b
     sigma = math.sqrt(L*L/b + _pvec_noise_var(b, d, epsilon, delta, L)/b**2)
     def gfn(t, md):
@@ -209,7 +209,7 @@ def pagd(loss:Loss, # smooth loss (finite beta), with L and R
     return SCOResult(th, T, b, _bits(b, d, epsilon, delta, L), dict(sigma=sigma, bound=bound))
 
 # %% ../../nbs/32_shuffle_sco.ipynb #d5ef6311
-def smoothing_beta(n:int, V:float, L:float, D:float)->float:
+def smoothing_beta(n:int, V:float, *, L:float, D:float)->float:
     "Thm 4.7's smoothing L^{5/3} n^{2/3}/(D V^{1/3}) (O-form V: eps^{2/3} n^{2/3} L/(d^{1/3} D log^{2/3}(d/delta)))."
     n = check_int('n', n, lo=1)
     V, L, D = check_positive('V', V), check_positive('L', L), check_positive('D', D)
@@ -219,7 +219,7 @@ def smoothing_beta(n:int, V:float, L:float, D:float)->float:
     return math.exp(lb)
 
 def smoothed_pagd(loss:Loss, # non-smooth loss with a prox oracle
-                  X, y, epsilon:float, delta:float, rng=None,
+                  X, *, y, epsilon:float, delta:float, rng=None,
                   beta:float|None=None, # smoothing parameter; default Theorem 4.7's
                   theta0=None,
                   D:float|None=None, # distance scale; default the diameter 2R
@@ -228,8 +228,8 @@ def smoothed_pagd(loss:Loss, # non-smooth loss with a prox oracle
     rng = as_rng(rng)
     X, n, d, epsilon, delta = _check_common(loss, X, epsilon, delta)
     D = 2*loss.R if D is None else check_positive('D', D)
-    beta = smoothing_beta(n, _V(d, epsilon, delta, loss.L), loss.L, D) if beta is None else check_positive('beta', beta)
-    r = pagd(MoreauEnvelope(loss, beta), X, y, epsilon, delta, rng, theta0=theta0, D=D)
+    beta = smoothing_beta(n, _V(d, epsilon, delta, loss.L), L=loss.L, D=D) if beta is None else check_positive('beta', beta)
+    r = pagd(MoreauEnvelope(loss, beta), X, y=y, epsilon=epsilon, delta=delta, rng=rng, theta0=theta0, D=D)
     r.info['beta'] = beta; r.info['bound'] += loss.L**2/(2*beta)
     return r
 
@@ -237,7 +237,7 @@ def smoothed_pagd(loss:Loss, # non-smooth loss with a prox oracle
 def _phase_count(n): return max(1, math.ceil(math.log(max(math.log(max(n, 3)), 1.0))))
 
 def phased(loss:Loss, # loss; lam > 0 (e.g. Regularized) or pass `lam`
-           X, y, epsilon:float, delta:float, rng=None,
+           X, *, y, epsilon:float, delta:float, rng=None,
            lam:float|None=None, # strong convexity; default loss.lam
            inner:str='auto', # 'pagd', 'smoothed_pagd', 'pgd' or 'auto' (by smoothness)
            k:int|None=None, # number of phases; default ceil(ln ln n)
@@ -263,7 +263,7 @@ def _check_budget(epsilon, delta):
     "Validate a total privacy budget: epsilon > 0 and 0 < delta < 1."
     return check_positive('epsilon', epsilon), check_real('delta', delta, lo=0, hi=1, lo_open=True, hi_open=True)
 
-def pgd_rounds(n:int, d:int, epsilon:float, delta:float, L:float=1.0, exact_constants:bool=True)->int:
+def pgd_rounds(n:int, d:int, *, epsilon:float, delta:float, L:float=1.0, exact_constants:bool=True)->int:
     "Lemma B.6's rounds min(n, eps^2 n^2/(d log^2(nd/delta))); exact form min(n, n^2 L^2/v1), v1 PVEC variance at T=1."
     n = check_int('n', n, lo=1); d = check_int('d', d, lo=1); epsilon, delta = _check_budget(epsilon, delta)
     L = check_positive('L', L)
@@ -283,9 +283,9 @@ def pgd_privacy(epsilon:float, delta:float, T:int)->tuple:
     "Total (epsilon, delta) of PGD by advanced composition of T rounds of (eps0, delta0) with slack delta/(T+1)."
     e0, d0 = pgd_round_budget(epsilon, delta, T)
     import shuffle_privacy.accounting.conversions as cv
-    return cv.advanced_composition(e0, d0, T, delta/(T + 1))
+    return cv.advanced_composition(e0, d0, count=T, delta_prime=delta/(T + 1))
 
-def pgd(loss:Loss, X, y, epsilon:float, delta:float, rng=None,
+def pgd(loss:Loss, X, *, y, epsilon:float, delta:float, rng=None,
         T:int|None=None, # rounds; default Lemma B.6's
         eta:float|None=None, # step; default D/(L sqrt T)
         theta0=None,
@@ -302,7 +302,7 @@ def pgd(loss:Loss, X, y, epsilon:float, delta:float, rng=None,
         beta = (loss.L/D)*min(math.sqrt(n), n*loss.L/math.sqrt(_V(d, min(e1, 15.0), d1, loss.L))) \
             if smooth_beta is None else check_positive('smooth_beta', smooth_beta)
         loss = MoreauEnvelope(loss, beta); info['beta'] = beta
-    T = pgd_rounds(n, d, epsilon, delta, loss.L) if T is None else check_int('T', T, lo=1)
+    T = pgd_rounds(n, d, epsilon=epsilon, delta=delta, L=loss.L) if T is None else check_int('T', T, lo=1)
     e0, d0 = pgd_round_budget(epsilon, delta, T)
     eta = D/(loss.L*math.sqrt(T)) if eta is None else check_positive('eta', eta)
     th = np.zeros(d) if theta0 is None else Ball(loss.R)(check_array('theta0', theta0, ndim=1))
@@ -310,14 +310,14 @@ def pgd(loss:Loss, X, y, epsilon:float, delta:float, rng=None,
     for t in range(T):
         acc += th
         th = Ball(loss.R)(th - eta*_private_mean_grad(loss, th, X, y, e0, d0, rng))
-    LG2 = loss.L**2 + pvec_variance(pvec_params(n, d, e0, d0, loss.L))/n**2
+    LG2 = loss.L**2 + pvec_variance(pvec_params(n, d, epsilon=e0, delta=d0, Delta2=loss.L))/n**2
     # Lemma B.4 + Lemma B.5 (constants 1): D^2/(2 eta T) + eta L_G^2/2 + L^2 T eta/n, plus L^2/(2 beta) if smoothed
     bound = D*D/(2*eta*T) + eta*LG2/2 + loss.L**2*T*eta/n + (loss.L**2/(2*info['beta']) if 'beta' in info else 0.0)
     info.update(eps0=e0, delta0=d0, eta=eta, bound=bound)
     return SCOResult(acc/T, T, n, T*_bits(n, d, e0, d0, loss.L), info)
 
 # %% ../../nbs/32_shuffle_sco.ipynb #ffcbaba4
-def pan_private_acsa(loss:Loss, X, y,
+def pan_private_acsa(loss:Loss, X, *, y,
                      epsilon:float, # 0 < epsilon < 1 (Gaussian mechanism of Lemma C.5)
                      delta:float, # 0 < delta < 1
                      rng=None,
@@ -329,7 +329,7 @@ def pan_private_acsa(loss:Loss, X, y,
     delta = check_real('delta', delta, lo=0, hi=1, lo_open=True, hi_open=True)
     if not math.isfinite(loss.beta): raise ValueError('pan_private_acsa needs a smooth loss; wrap it in MoreauEnvelope')
     R, L = loss.R, loss.L; D = 2*R
-    b = (pagd_batch(n, d, 16*d*L*L*math.log(2/delta)/epsilon**2, loss.beta, D) if b is None
+    b = (pagd_batch(n, d, V=16*d*L*L*math.log(2/delta)/epsilon**2, beta=loss.beta, D=D) if b is None
          else check_int('b', b, lo=1, hi=n))
     T = n//b
     zeta = math.sqrt(8*L*L*math.log(2/delta))/(b*epsilon)

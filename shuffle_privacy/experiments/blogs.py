@@ -33,7 +33,7 @@ def mlp_logits(params, X):
 
 def mlp_grads(params:list, # [W1, b1, W2, b2] of a one-hidden-layer MLP
               X:np.ndarray, # batch of inputs (n, 64)
-              y:np.ndarray, # integer labels (n,)
+              *, y:np.ndarray, # integer labels (n,)
               # None: mean gradient; C: sum of per-example gradients each clipped to norm C
               per_example_clip:float|None=None,
              )->list:
@@ -71,7 +71,7 @@ class Adam:
 
 # %% ../../nbs/44_blogs_experiment.ipynb #b3865923
 def private_gradient(method:str, # 'nonprivate', 'blogs', 'dpsgd', 'repaired' or 'gaussian' (repaired, no shuffle)
-                     params:list, X, y, # current parameters and the batch
+                     params:list, *, X, y, # current parameters and the batch
                      clip:float, # C
                      rng, # numpy Generator
                      block_sizes=None, # BloGS block sizes (blogs, repaired)
@@ -79,19 +79,22 @@ def private_gradient(method:str, # 'nonprivate', 'blogs', 'dpsgd', 'repaired' or
                     )->list:
     "The gradient each method hands to the optimizer for one step (one accumulated batch)."
     rng = as_rng(rng)
-    if method == 'nonprivate': return mlp_grads(params, X, y)
+    if method == 'nonprivate': return mlp_grads(params, X, y=y)
     if method == 'blogs':
-        return [block_shuffle(clip_gradient(g, clip), b, rng) for g, b in zip(mlp_grads(params, X, y), block_sizes)]
-    if method == 'repaired': return repaired_blogs_step(mlp_grads(params, X, y), block_sizes, clip, sigma, rng)
+        return [block_shuffle(clip_gradient(g, clip), b, rng=rng) for g, b in zip(mlp_grads(params, X, y=y),
+                                                                                  block_sizes)]
+    if method == 'repaired': return repaired_blogs_step(mlp_grads(params, X, y=y), block_sizes, clip=clip,
+                                                        noise_multiplier=sigma, rng=rng)
     if method == 'gaussian':   # the repaired step without the shuffle: one block per tensor is the identity
-        return repaired_blogs_step(mlp_grads(params, X, y), [p.size for p in params], clip, sigma, rng)
+        return repaired_blogs_step(mlp_grads(params, X, y=y), [p.size for p in params], clip=clip,
+                                   noise_multiplier=sigma, rng=rng)
     if method == 'dpsgd':
-        s = mlp_grads(params, X, y, per_example_clip=clip)
+        s = mlp_grads(params, X, y=y, per_example_clip=clip)
         return [(g + rng.normal(0, 2 * clip * sigma, size=g.shape)) / len(y) for g in s]
     raise ValueError(f"method must be one of 'nonprivate', 'blogs', 'dpsgd', 'repaired', 'gaussian'; got {method!r}")
 
 def train(method:str, # 'nonprivate', 'blogs', 'dpsgd', 'repaired' or 'gaussian'
-          Xtr, ytr, Xte, yte, # training and test data
+          Xtr, *, ytr, Xte, yte, # training and test data
           target_epsilon:float|None=None, # ε for the private methods (BloGS: its accountant's target)
           delta:float=1e-5, # δ
           epochs:int=5, # passes over the data; batches are a fresh random partition each epoch
@@ -107,13 +110,16 @@ def train(method:str, # 'nonprivate', 'blogs', 'dpsgd', 'repaired' or 'gaussian'
     info = dict(method=method, target=target_epsilon, steps=steps)
     bsz, sigma = None, None
     if method in ('blogs', 'repaired'):
-        bsz = blogs_block_sizes([p.size for p in params], target_epsilon if target_epsilon else 1.0, delta, steps, clip,
+        bsz = blogs_block_sizes([p.size for p in params], target_epsilon if target_epsilon else 1.0, delta=delta,
+                                count=steps, clip=clip,
                                 warn=False)
         info['block_sizes'] = bsz
         if method == 'blogs':
-            info['claimed_epsilon'] = blogs_total_epsilon([p.size for p in params], bsz, clip, steps, delta)
+            info['claimed_epsilon'] = blogs_total_epsilon([p.size for p in params], bsz, clip=clip, count=steps,
+                                                          delta=delta)
     if method in ('dpsgd', 'repaired', 'gaussian'):
-        sigma = repaired_noise_multiplier(target_epsilon, count=epochs, delta=delta)   # each example is in one batch per epoch
+        sigma = repaired_noise_multiplier(target_epsilon, count=epochs,
+                                          delta=delta)   # each example is in one batch per epoch
         info['sigma'], info['epsilon'] = sigma, repaired_epsilon(sigma, count=epochs, delta=delta)
     opt = Adam(params, lr=lr)
     elapsed = 0.0
@@ -122,7 +128,8 @@ def train(method:str, # 'nonprivate', 'blogs', 'dpsgd', 'repaired' or 'gaussian'
         for s in range(n // batch):
             idx = perm[s * batch:(s + 1) * batch]
             t0 = time.perf_counter()
-            g = private_gradient(method, params, Xtr[idx], ytr[idx], clip, rng, bsz, sigma)
+            g = private_gradient(method, params, X=Xtr[idx], y=ytr[idx], clip=clip, rng=rng, block_sizes=bsz,
+                                 sigma=sigma)
             opt.step(g)
             elapsed += time.perf_counter() - t0
     info['accuracy'], info['time_per_step'] = accuracy(params, Xte, yte), elapsed / steps

@@ -16,7 +16,7 @@ from shuffle_privacy.mechanisms.iteration.bounds import (
 from ..mechanisms.iteration.schedules import fit_rate
 
 # %% ../../nbs/40_iteration_figures.ipynb #818f7d83
-def plot_iteration_explorer(epsilon:float=1.0, n:float=1e6, eta:float=0.1, L:float=10.0, D:float=1.0, C1:float=1e3,
+def plot_iteration_explorer(epsilon:float=1.0, n:float=1e6, *, eta:float=0.1, L:float=10.0, D:float=1.0, C1:float=1e3,
                             alpha:float=1.5, C2:float=100.0, beta:float=0.5, rho:float=0.0, points:int=40,
                             online_max:int=10**6, # the online curve (an O(m) exact product) is drawn up to this m
                            ):

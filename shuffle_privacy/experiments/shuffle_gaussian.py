@@ -33,7 +33,7 @@ def clones_epsilon(epsilon0:float, # local ε0 > 0
 
 def gaussian_ldp_eps0(delta0:float, # local δ0 in (0, 1)
                       sigma:float, # noise standard deviation
-                      sensitivity:float=2.0, # ℓ2 distance between any two inputs (2 for replacement in the unit ball)
+                      *, sensitivity:float=2.0, # ℓ2 distance between any two inputs (2 for replacement in the unit ball)
                       # 'classic' (σ = Δ sqrt(2 log(1.25/δ0))/ε0) or 'analytic' (exact privacy profile)
                       calibration:str='classic',
                      )->float:
@@ -44,12 +44,12 @@ def gaussian_ldp_eps0(delta0:float, # local δ0 in (0, 1)
     if calibration != 'analytic': raise ValueError(f"calibration must be 'classic' or 'analytic'; got {calibration!r}")
     f = lambda e: math.log(max(float(gdp_delta(sens/sigma, e)), 1e-320)) - math.log(d0)
     if f(0.0) <= 0: return 0.0
-    lo, hi = expand_bracket(lambda e: f(e) <= 0, 1.0, 1e-300, 1e300)   # capped geometric steps (core)
+    lo, hi = expand_bracket(lambda e: f(e) <= 0, 1.0, lo_limit=1e-300, hi_limit=1e300)   # capped geometric steps (core)
     return optimize.brentq(f, lo or 0.0, hi, xtol=1e-14)
 
 def clones_gaussian_epsilon(n:int, # number of users
                             sigma:float, # per-user Gaussian noise
-                            delta_total:float, # final δ after composition
+                            *, delta_total:float, # final δ after composition
                             count:int=1, # number of composed rounds (optimal KOV composition)
                             sensitivity:float=2.0, # ℓ2 sensitivity of the local randomizer
                             calibration:str='classic', # 'classic' or 'analytic' (see gaussian_ldp_eps0)
@@ -61,13 +61,13 @@ def clones_gaussian_epsilon(n:int, # number of users
     best = math.inf
     for ld0 in np.linspace(math.log(dt) - 40, math.log(dt), check_int('grid', grid, lo=2)):
         d0 = math.exp(ld0)
-        e0 = gaussian_ldp_eps0(d0, sigma, sensitivity, calibration)
+        e0 = gaussian_ldp_eps0(d0, sigma, sensitivity=sensitivity, calibration=calibration)
         if e0 <= 0: continue
         e = clones_epsilon(e0, n, d0)
         if not math.isfinite(e): continue
         d_round = d0 + (math.exp(e) + 1)*(1 + math.exp(-e0)/2)*n*d0
         if d_round >= dt or d_round > 1: continue
-        best = min(best, e if k == 1 else optimal_composition_epsilon(e, d_round, k, dt))
+        best = min(best, e if k == 1 else optimal_composition_epsilon(e, d_round, count=k, delta_total=dt))
     return best
 
 # %% ../../nbs/41_table1.ipynb #e1efc7ab
@@ -90,7 +90,7 @@ def load_mnist(path:str, # directory holding the four MNIST IDX files (optionall
             read('t10k-images-idx3-ubyte'), read('t10k-labels-idx1-ubyte'))
 
 # %% ../../nbs/41_table1.ipynb #9fc50ec0
-def train_shuffled_checkin(x_train, y_train, x_test, y_test, # data; each training row is one user
+def train_shuffled_checkin(x_train, y_train, *, x_test, y_test, # data; each training row is one user
                            probability:float=0.1, # check-in probability per round (γ in the paper)
                            sigma:float=5.0, # per-user noise multiplier (noise std = C·σ)
                            clip:float=1.0, # clipping norm C
@@ -138,7 +138,7 @@ def checkin_min_participants(n:int, # number of users, >= 1
 # %% ../../nbs/41_table1.ipynb #82f2aaa9
 def checkin_clones_round(n:int, # number of users
                          probability:float, # check-in probability γ in (0, 1]
-                         sigma:float, # per-user Gaussian noise (multiples of the clipping norm)
+                         *, sigma:float, # per-user Gaussian noise (multiples of the clipping norm)
                          delta:float, # per-round δ in (0, 1): binomial tail + clones δ, times γ
                          # ℓ2 sensitivity of the local randomizer (2: replacement in the unit ball)
                          sensitivity:float=2.0,
@@ -152,7 +152,8 @@ def checkin_clones_round(n:int, # number of users
     if gamma == 0: raise ValueError('probability must be in (0, 1]; got 0')
     budget = min(delta/gamma, 0.5)                       # δ_m + β, split half and half (β rounded down by the tail)
     m, beta = checkin_min_participants(n, gamma, budget/2)
-    eps = clones_gaussian_epsilon(m, sigma, budget - beta, 1, sensitivity, calibration, grid)
+    eps = clones_gaussian_epsilon(m, sigma, delta_total=budget - beta, count=1, sensitivity=sensitivity,
+                                  calibration=calibration, grid=grid)
     if amplify and math.isfinite(eps): eps = math.log1p(gamma*math.expm1(eps))
     return eps, (delta if budget < 0.5 else gamma*budget)
 
@@ -163,7 +164,7 @@ def _delta_splits(rounds, delta_total, n_split):
 
 def baseline_checkin_epsilon(n:int, # number of users
                              probability:float, # check-in probability γ in (0, 1]
-                             sigma:float, # per-user noise multiplier
+                             *, sigma:float, # per-user noise multiplier
                              count, # number(s) of composed rounds T >= 1 (int or 1-d array)
                              delta_total:float, # final δ in (0, 1)
                              # ℓ2 sensitivity (2: replacement, the sound choice; 1: the paper's convention)
@@ -184,7 +185,7 @@ def baseline_checkin_epsilon(n:int, # number of users
         for d in _delta_splits(T, dt, n_split):
             e, dr = _round_cache(n, gamma, sigma, d, sensitivity, calibration, amplify, grid)
             if not math.isfinite(e): continue
-            out[i] = min(out[i], exact_epsilon(e, dr, T, dt), advanced_epsilon(e, dr, T, dt))
+            out[i] = min(out[i], exact_epsilon(e, dr, count=T, delta_total=dt), advanced_epsilon(e, dr, count=T, delta_total=dt))
     return out
 
 @functools.lru_cache(maxsize=4096)
@@ -195,7 +196,7 @@ def _round_cache(*args):
 # %% ../../nbs/41_table1.ipynb #0bb3f687
 def generic_checkin_epsilon(n:int, # number of users
                             probability:float, # check-in probability γ in (0, 1]
-                            sigma:float, # per-user noise multiplier
+                            *, sigma:float, # per-user noise multiplier
                             count, # number(s) of composed rounds T >= 1 (int or 1-d array)
                             delta_total:float, # final δ in (0, 1)
                             sensitivity:float=2.0, # ℓ2 sensitivity (2: replacement; 1: the paper's convention)
@@ -216,7 +217,8 @@ def generic_checkin_epsilon(n:int, # number of users
             e, p = _round_cache(n, gamma, sigma, p, sensitivity, calibration, False, grid)
             if not math.isfinite(e): continue
             pure = pure_dp_to_rdp(e, o)
-            rho = np.minimum(ssg_rdp_from_sg_rdp(o, pure, gamma), pure)            # check-in of the ε-pure part (Theorem 2)
+            rho = np.minimum(ssg_rdp_from_sg_rdp(o, pure, gamma),
+                             pure)            # check-in of the ε-pure part (Theorem 2)
             lfl = float(log1mexp(T*math.log1p(-p)))                          # log Pr[some round hits the δ part]
             if ld <= lfl: continue
             d_rdp = math.exp(float(log1mexp(lfl - ld)) + ld - T*math.log1p(-p))   # (δ_total - floor)/(1-p)^T

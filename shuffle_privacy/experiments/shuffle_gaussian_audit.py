@@ -35,7 +35,7 @@ def shuffle_gaussian_log_lr(y, # (trials, n) released multisets
 # %% ../../nbs/42_shuffle_gaussian_audit.ipynb #bc269463
 def audit_shuffle_gaussian(n:int, # number of users
                            sigma:float, # noise standard deviation
-                           trials:int=1000, # audit runs on each input
+                           *, trials:int=1000, # audit runs on each input
                            delta:float=1e-5, # δ
                            rng=None, # numpy Generator or seed
                            pilot:int|None=None, # pilot runs to choose the threshold (default: trials)
@@ -50,7 +50,7 @@ def audit_shuffle_gaussian(n:int, # number of users
     l1, l0 = shuffle_gaussian_log_lr(s1(rng, pilot), sigma), shuffle_gaussian_log_lr(s0(rng, pilot), sigma)
     cands = np.quantile(l1, np.linspace(0.0, 0.999, 200))
     best = max(cands,
-               key=lambda t: epsilon_lower_bound(int((l1 > t).sum()), int((l0 > t).sum()), pilot, delta,
+               key=lambda t: epsilon_lower_bound(int((l1 > t).sum()), int((l0 > t).sum()), trials=pilot, delta=delta,
                                                  one_sided=True))
     det = lambda y: shuffle_gaussian_log_lr(y, sigma) > best
-    return audit(s1, s0, det, trials=trials, rng=rng, delta=delta, batch=True, one_sided=True), float(best)
+    return audit(s1, s0, detect=det, trials=trials, rng=rng, delta=delta, batch=True, one_sided=True), float(best)

@@ -104,7 +104,7 @@ def _log_shuffle_density(y, data, sigma):
 
 def shuffled_gaussian_renyi_grid2(D, # dataset of 2 scalars (the first distribution P = M(D))
                                   D_prime, # neighbouring dataset of 2 scalars (Q = M(D'))
-                                  sigma:float, # noise standard deviation
+                                  *, sigma:float, # noise standard deviation
                                   orders, # Rényi orders λ > 1
                                   points:int=801, # grid points per axis
                                  )->np.ndarray:
@@ -123,7 +123,7 @@ def shuffled_gaussian_renyi_grid2(D, # dataset of 2 scalars (the first distribut
 
 def shuffled_gaussian_renyi_mc(D, # dataset of n scalars (P = M(D)); n <= 6
                                D_prime, # neighbouring dataset (Q = M(D'))
-                               sigma:float, # noise standard deviation
+                               *, sigma:float, # noise standard deviation
                                order:float, # Rényi order λ > 1
                                samples:int=200_000, # Monte Carlo sample size
                                rng=None, # numpy Generator or seed
@@ -157,7 +157,7 @@ def conjecture1_scan(ns, # increasing numbers of users to compare
     ns = [check_int('ns', m, lo=1) for m in ns]
     if any(b <= a for a, b in zip(ns, ns[1:])): raise ValueError('ns must be strictly increasing')
     orders = np.arange(2, check_int('max_order', max_order, lo=2) + 1)
-    logS = np.array([shuffle_gaussian_log_excess(orders, m, sigma) for m in ns])
+    logS = np.array([shuffle_gaussian_log_excess(orders, m, sigma=sigma) for m in ns])
     bad = [(ns[i], ns[i + 1], int(orders[j]))
            for i, j in zip(*np.nonzero(np.diff(logS, axis=0) > 1e-12*np.abs(logS[1:]) + 1e-12))]
     return orders, logS, bad

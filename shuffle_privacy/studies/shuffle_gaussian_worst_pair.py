@@ -96,8 +96,8 @@ def worst_pair_search(n:int, # number of users, 1 <= n <= 3
     if not (isinstance(grid, (int, np.integer)) and 2 <= grid <= 21): raise ValueError('grid must be an int in [2, 21]')
     e = np.atleast_1d(np.asarray(epsilons, float))
     g = np.linspace(0, 1, grid)
-    two = lambda a, b: np.maximum(pair_delta(a, b, noise_multiplier, e, points=points),
-                                  pair_delta(b, a, noise_multiplier, e, points=points))
+    two = lambda a, b: np.maximum(pair_delta(a, b, noise_multiplier=noise_multiplier, epsilon=e, points=points),
+                                  pair_delta(b, a, noise_multiplier=noise_multiplier, epsilon=e, points=points))
     t1 = two(np.r_[0.0, np.zeros(n - 1)], np.r_[1.0, np.zeros(n - 1)])
     worst, arg = t1.copy(), [((0.0,)*n, (1.0,) + (0.0,)*(n - 1))]*e.size
     for rest in itertools.combinations_with_replacement(g, n - 1):

@@ -14,7 +14,7 @@ from ...core import check_int, check_positive, check_probability, check_real, as
 # %% ../../../nbs/25_blogs.ipynb #616a3c80
 def block_shuffle(x, # array of any shape (a gradient tensor)
                   block_size:int, # entries per block, >= 1
-                  rng=None, # numpy Generator or seed
+                  *, rng=None, # numpy Generator or seed
                   out=None, # optional preallocated output of x's shape and dtype
                  )->np.ndarray:
     "Algorithm 3 `shuffle`: block-permute flat `x`; as published, zero-pads last block, trims (then NOT a permutation)."
@@ -117,7 +117,7 @@ def blogs_compose(epsilon_step:float, # per-step ε (sum over the groups)
 
 def blogs_total_epsilon(dims, # dimensions d_i of the parameter groups
                         block_sizes, # block sizes b_i, one per group
-                        clip:float, # clip value C > 0
+                        *, clip:float, # clip value C > 0
                         count:int, # number of training steps T
                         delta:float, # δ in (0, 1)
                        )->float:
@@ -141,7 +141,7 @@ def _inner_search(d, target, C):
 
 def blogs_block_sizes(dims, # dimensions d_i of the trainable parameter tensors (p.numel())
                       target_epsilon:float, # target total ε > 0
-                      delta:float, # δ in (0, 1)
+                      *, delta:float, # δ in (0, 1)
                       count:int, # number of training steps T >= 1
                       clip:float, # clip value C > 0
                       warn:bool=True, # warn (BlogsTargetExceeded) when the result's total ε exceeds the target
@@ -161,7 +161,7 @@ def blogs_block_sizes(dims, # dimensions d_i of the trainable parameter tensors 
         mid = (low + high) / 2
         sizes = [_inner_search(d, mid, C) for d in dims]
         key = tuple(sizes)
-        if key not in cache: cache[key] = blogs_total_epsilon(dims, sizes, C, count, delta)
+        if key not in cache: cache[key] = blogs_total_epsilon(dims, sizes, clip=C, count=count, delta=delta)
         eps = cache[key]
         diff = abs(eps - target)
         if diff < best_diff: best_sizes, best_diff = sizes, diff
@@ -170,7 +170,7 @@ def blogs_block_sizes(dims, # dimensions d_i of the trainable parameter tensors 
     if best_sizes is None:    # every candidate's total ε overflowed to inf (the published code returns None here):
         best_sizes = [1]*len(dims)  # block size 1 gives each group its least ε: the best Algorithm 2 can reach
     if warn:
-        total = blogs_total_epsilon(dims, best_sizes, C, count, delta)
+        total = blogs_total_epsilon(dims, best_sizes, clip=C, count=count, delta=delta)
         if total > target:
             warnings.warn(f'Algorithm 2 result exceeds the target: total epsilon {total:.6g} > target {target:g}',
                           BlogsTargetExceeded, stacklevel=2)
@@ -201,7 +201,8 @@ class DPShuffleGenerator:
         self.dims, self.delta, self.steps = _check_dims(dims), delta, count
         self.target_epsilon, self.clip_value, self.batch_size = (
             target_epsilon, check_positive('clip_value', clip_value), batch_size)
-        self.optimal_block_sizes = blogs_block_sizes(self.dims, target_epsilon, delta, count, clip_value)
+        self.optimal_block_sizes = blogs_block_sizes(self.dims, target_epsilon, delta=delta, count=count,
+                                                     clip=clip_value)
         self.epsilon_spent, self.steps_taken = 0.0, 0
         self.rng, self.torch_generator = as_rng(rng), torch_generator
 
@@ -216,10 +217,11 @@ class DPShuffleGenerator:
             if _is_torch(g):
                 from shuffle_privacy.mechanisms.blogs.torch import torch_block_shuffle, torch_clip_gradient
                 out.append(torch_block_shuffle(torch_clip_gradient(g, self.clip_value), b, self.torch_generator))
-            else: out.append(block_shuffle(clip_gradient(g, self.clip_value), b, self.rng))
+            else: out.append(block_shuffle(clip_gradient(g, self.clip_value), b, rng=self.rng))
         self.steps_taken += 1
-        self.epsilon_spent = blogs_total_epsilon(self.dims, self.optimal_block_sizes, self.clip_value, self.steps,
-                                                 self.delta)
+        self.epsilon_spent = blogs_total_epsilon(self.dims, self.optimal_block_sizes, clip=self.clip_value,
+                                                 count=self.steps,
+                                                 delta=self.delta)
         return out, self.epsilon_spent, self.delta
 
     def step_(self, parameters):

@@ -19,7 +19,7 @@ from .published import block_shuffle
 # %% ../../../nbs/26_blogs_repaired.ipynb #31cd6fa3
 def repaired_blogs_step(grads, # list of accumulated gradient tensors (numpy), one per parameter group
                         block_sizes, # block size per tensor (e.g. from `blogs_block_sizes`), post-processing only
-                        clip:float, # global clip value C: the concatenation of all tensors is clipped to norm C
+                        *, clip:float, # global clip value C: the concatenation of all tensors is clipped to norm C
                         noise_multiplier:float, # σ: the noise std is 2Cσ, i.e. σ times the step's l2 sensitivity 2C
                         rng=None, # numpy Generator or seed
                        )->list:
@@ -31,7 +31,7 @@ def repaired_blogs_step(grads, # list of accumulated gradient tensors (numpy), o
     if len(block_sizes) != len(grads): raise ValueError('block_sizes must have one entry per gradient tensor')
     norm = math.sqrt(sum(float(np.sum(g * g)) for g in grads))
     f = min(1.0, C / norm) if norm > 0 else 1.0
-    return [block_shuffle(g * f + rng.normal(0.0, 2 * C * sigma, size=g.shape), b, rng)
+    return [block_shuffle(g * f + rng.normal(0.0, 2 * C * sigma, size=g.shape), b, rng=rng)
             for g, b in zip(grads, block_sizes)]
 
 # %% ../../../nbs/26_blogs_repaired.ipynb #1fb28c3d

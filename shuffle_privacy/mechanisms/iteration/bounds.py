@@ -446,7 +446,7 @@ def _schedule_delta(A, c, n, kind):
 _CHUNK = 1 << 20
 _CHUNK_G = 1 << 13     # the Gaussian terms make many temporaries: small chunks stay in cache
 
-def online_params(kind, eps, i, L, eta, alpha, C1, C2, beta, rho, geom):
+def online_params(kind, eps, *, i, L, eta, alpha, C1, C2, beta, rho, geom):
     "Validate the online parameters; return a dict used by the term and integrand functions."
     eps = _check_eps(eps); i = check_int('i', i, lo=1); L = check_positive('L', L)
     alpha = check_real('alpha', alpha, lo=1, lo_open=True); C1, C2 = _check_C(C1, C2)
@@ -607,7 +607,7 @@ def online_laplace_delta(epsilon:float, # epsilon >= 0
                          exact_terms:int=0,
                         ):
     "Online PNSGD, Laplace noise v_j (6.2): exact A_i prod_{t=i+1}^n B_t, or the certified interval of its limit (6.3)."
-    p = online_params('laplace', epsilon, i, L, eta, alpha, C1, C2, beta, rho, (a, b))
+    p = online_params('laplace', epsilon, i=i, L=L, eta=eta, alpha=alpha, C1=C1, C2=C2, beta=beta, rho=rho, geom=(a, b))
     return _online_delta(p, n, exact_terms)
 
 def online_gaussian_delta(epsilon:float, # epsilon >= 0
@@ -625,7 +625,8 @@ def online_gaussian_delta(epsilon:float, # epsilon >= 0
                           exact_terms:int=0, # limit only: sum this many factors exactly before bounding the tail
                          ):
     "Online PNSGD, Gaussian noise sigma_j (6.4): exact A_i prod_{t=i+1}^n B_t, or its limit's certified interval (6.5)."
-    p = online_params('gaussian', epsilon, i, L, eta, alpha, C1, C2, beta, rho, diameter)
+    p = online_params('gaussian', epsilon, i=i, L=L, eta=eta, alpha=alpha, C1=C1, C2=C2, beta=beta, rho=rho,
+                      geom=diameter)
     return _online_delta(p, n, exact_terms)
 
 # %% ../../../nbs/15_iteration.ipynb #737d6deb
@@ -635,6 +636,8 @@ from ...accounting.events import ProfileEvent
 @dataclasses.dataclass(frozen=True)
 class ShuffledPNSGDEvent(ProfileEvent):
     "One epoch of shuffled projected noisy SGD with Gaussian noise (Theorem 2 with Eq. (1.4)); a privacy profile."
+    _: dataclasses.KW_ONLY
+    _: dataclasses.KW_ONLY
     n: int # dataset size (steps per epoch), >= 1
     L: float # Lipschitz constant of the loss, > 0
     sigma: float # Gaussian noise standard deviation, > 0
@@ -656,6 +659,8 @@ class ShuffledPNSGDEvent(ProfileEvent):
 @dataclasses.dataclass(frozen=True)
 class ShuffledLaplacePNSGDEvent(ProfileEvent):
     "One epoch of shuffled PNSGD with Laplace noise on K = [a, b] (Theorem 2 with Eq. (1.5)); a privacy profile."
+    _: dataclasses.KW_ONLY
+    _: dataclasses.KW_ONLY
     n: int # dataset size, >= 1
     L: float # Lipschitz constant, > 0
     v: float # Laplace noise scale, > 0
@@ -684,6 +689,8 @@ class RandomlyStoppedPNSGDEvent(ShuffledPNSGDEvent):
 @dataclasses.dataclass(frozen=True)
 class OnlineGaussianPNSGDEvent(ProfileEvent):
     "Online PNSGD with decaying Gaussian noise (6.4); the differing entry arrives at step i; a privacy profile."
+    _: dataclasses.KW_ONLY
+    _: dataclasses.KW_ONLY
     i: int # step at which the differing entry is used, >= 1
     L: float # Lipschitz constant, > 0
     eta: float # learning rate
@@ -706,6 +713,8 @@ class OnlineGaussianPNSGDEvent(ProfileEvent):
 @dataclasses.dataclass(frozen=True)
 class OnlineLaplacePNSGDEvent(ProfileEvent):
     "Online PNSGD with decaying Laplace noise (6.2) on K = [a, b]; a privacy profile."
+    _: dataclasses.KW_ONLY
+    _: dataclasses.KW_ONLY
     i: int # step at which the differing entry is used, >= 1
     L: float # Lipschitz constant, > 0
     eta: float # learning rate

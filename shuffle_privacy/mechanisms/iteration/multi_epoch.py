@@ -27,17 +27,17 @@ def _log_floor(delta, count):
 
 def exact_epsilon(epsilon:float, # one-epoch ε >= 0
                   delta:float, # one-epoch δ in [0, 1)
-                  count:int, # number of epochs (compositions) E >= 1
+                  *, count:int, # number of epochs (compositions) E >= 1
                   delta_total:float, # target total δ' in (0, 1)
                  )->float:
     "Smallest ε' for E-fold (ε, δ)-DP at total δ' (exact: KOV, `optimal_composition_epsilon`); inf below 1-(1-δ)^E."
     epsilon, delta, E = _check_composition_args(epsilon, delta, count)
-    return optimal_composition_epsilon(epsilon, delta, E, check_probability('delta_total', delta_total))
+    return optimal_composition_epsilon(epsilon, delta, count=E, delta_total=check_probability('delta_total', delta_total))
 
 # %% ../../../nbs/17_multi_epoch.ipynb #36fb0bc0
 def pld_epsilon(epsilon:float, # one-epoch ε >= 0
                 delta:float, # one-epoch δ in [0, 1)
-                count:int, # number of epochs (compositions) E >= 1
+                *, count:int, # number of epochs (compositions) E >= 1
                 delta_total:float, # target total δ' in (0, 1)
                 discretization:float=1e-4, # value_discretization_interval of the PLD
                )->float:
@@ -55,7 +55,7 @@ def pld_epsilon(epsilon:float, # one-epoch ε >= 0
 # %% ../../../nbs/17_multi_epoch.ipynb #a8afbfef
 def paper_rdp_epsilon(epsilon:float, # one-epoch ε > 0
                       delta:float, # one-epoch δ in (0, 1)
-                      count:int, # number of epochs (compositions) E >= 1
+                      *, count:int, # number of epochs (compositions) E >= 1
                       delta_total:float, # target total δ' in (0, 1)
                       orders=None, # Rényi orders > 1; a log grid when None
                      )->float:
@@ -79,7 +79,7 @@ def paper_rdp_epsilon(epsilon:float, # one-epoch ε > 0
 # %% ../../../nbs/17_multi_epoch.ipynb #dab0ef3d
 def rdp_epsilon(epsilon:float, # one-epoch ε >= 0
                 delta:float, # one-epoch δ in [0, 1)
-                count:int, # number of epochs (compositions) E >= 1
+                *, count:int, # number of epochs (compositions) E >= 1
                 delta_total:float, # target total δ' in (0, 1), larger than 1-(1-δ)^E
                 orders=None, # Rényi orders > 1; `DEFAULT_ORDERS` when None
                )->float:
@@ -99,7 +99,7 @@ def rdp_epsilon(epsilon:float, # one-epoch ε >= 0
 # %% ../../../nbs/17_multi_epoch.ipynb #91c9c003
 def advanced_epsilon(epsilon:float, # one-epoch ε >= 0
                      delta:float, # one-epoch δ in [0, 1)
-                     count:int, # number of epochs (compositions) E >= 1
+                     *, count:int, # number of epochs (compositions) E >= 1
                      delta_total:float, # target total δ' in (0, 1), larger than E δ
                     )->float:
     "ε' after E-fold (ε, δ)-DP by advanced composition (Dwork-Rothblum-Vadhan) with δ'' = δ' - Eδ, capped at basic Eε."
@@ -107,21 +107,22 @@ def advanced_epsilon(epsilon:float, # one-epoch ε >= 0
     delta_total = check_probability('delta_total', delta_total)
     slack = delta_total - E * delta
     if slack <= 0: return math.inf
-    return float(min(advanced_composition(epsilon, delta, E, slack)[0], E * epsilon))
+    return float(min(advanced_composition(epsilon, delta, count=E, delta_prime=slack)[0], E * epsilon))
 
 # %% ../../../nbs/17_multi_epoch.ipynb #179975e1
-def compare_routes(epsilon:float, delta:float, counts, delta_total:float, pld:bool=True)->dict:
+def compare_routes(epsilon:float, delta:float, *, counts, delta_total:float, pld:bool=True)->dict:
     "ε' after each E in `counts` by every route: exact, PLD, approximate RDP, advanced, basic, paper RDP."
     Es = np.atleast_1d(check_array('counts', counts, lo=1, integer=True)).astype(int)
     out = dict(counts=Es,
-               exact=np.array([exact_epsilon(epsilon, delta, E, delta_total) for E in Es]),
-               rdp=np.array([rdp_epsilon(epsilon, delta, E, delta_total) for E in Es]),
-               advanced=np.array([advanced_epsilon(epsilon, delta, E, delta_total) for E in Es]),
+               exact=np.array([exact_epsilon(epsilon, delta, count=E, delta_total=delta_total) for E in Es]),
+               rdp=np.array([rdp_epsilon(epsilon, delta, count=E, delta_total=delta_total) for E in Es]),
+               advanced=np.array([advanced_epsilon(epsilon, delta, count=E, delta_total=delta_total) for E in Es]),
                basic=np.where(Es * delta <= delta_total, Es * epsilon, np.inf),
                paper_rdp=np.full(len(Es), np.nan))
     with warnings.catch_warnings():   # the paper's route is labelled as invalid wherever it is shown
         warnings.simplefilter('ignore', UnsoundConversionWarning)
         if delta > 0 and epsilon > 0:
-            out['paper_rdp'] = np.array([paper_rdp_epsilon(epsilon, delta, E, delta_total) for E in Es])
-    if pld: out['pld'] = np.array([pld_epsilon(epsilon, delta, E, delta_total) for E in Es])
+            out['paper_rdp'] = np.array([paper_rdp_epsilon(epsilon, delta, count=E,
+                                                           delta_total=delta_total) for E in Es])
+    if pld: out['pld'] = np.array([pld_epsilon(epsilon, delta, count=E, delta_total=delta_total) for E in Es])
     return out

@@ -79,7 +79,7 @@ def _bracket_up(f_ok, x, factor=4.0, max_steps=2000):
     span = min(max_steps*math.log(factor), 1400.0)        # the cap, as a range of log x
     lo_lim = max(math.exp(max(math.log(x) - span, -744.0)), 5e-324)
     hi_lim = math.exp(min(math.log(x) + span, 709.7))
-    try: lo, hi = expand_bracket(f_ok, x, lo_lim, hi_lim, factor=factor)
+    try: lo, hi = expand_bracket(f_ok, x, lo_limit=lo_lim, hi_limit=hi_lim, factor=factor)
     except ValueError:
         raise ValueError(
             'the target delta is not reachable by increasing this parameter alone (see the docstring)') from None

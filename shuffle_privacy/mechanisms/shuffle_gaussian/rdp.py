@@ -115,7 +115,7 @@ def _validate(orders, n, sigma):
 
 def shuffle_gaussian_log_excess(orders, # integer Rényi orders >= 2
                                 n:int, # number of users (shuffled reports), >= 1
-                                sigma:float, # noise standard deviation per user (sensitivity 1)
+                                *, sigma:float, # noise standard deviation per user (sensitivity 1)
                                 method:str='auto', # 'miller' (needs n >= max order), 'powering', or 'auto'
                                )->np.ndarray:
     "log S(λ) where exp((λ-1) ε(λ)) = 1 + S(λ) in Theorem 1; `-inf` where S underflows to an exact 0 (never for n > 1)."
@@ -139,7 +139,7 @@ def shuffle_gaussian_rdp(orders, # integer Rényi orders λ >= 2 (scalar or arra
     shape = np.shape(orders)
     c = 0.5/sigma/sigma                      # 1/(2σ²) without overflowing σ² for huge σ
     if n == 1 or c > 1e20 or c < 1e-290: return _corollary1(o, c).reshape(shape)
-    logS = shuffle_gaussian_log_excess(o, n, sigma)
+    logS = shuffle_gaussian_log_excess(o, n, sigma=sigma)
     return (np.logaddexp(0.0, logS)/(o - 1.0)).reshape(shape)
 
 def _corollary1(o, c):
@@ -201,7 +201,7 @@ def shuffle_gaussian_rdp_partitions(order:int, # integer Rényi order λ >= 2
 # %% ../../../nbs/10_shuffle_gaussian.ipynb #ecf5bd38
 def shuffle_gaussian_rdp_curve(n:int, # number of users, >= 1
                                sigma:float, # noise standard deviation (sensitivity 1)
-                               max_order:int=256, # largest order of the curve
+                               *, max_order:int=256, # largest order of the curve
                                count:int=1, # number of adaptively composed rounds (RDP adds up)
                               )->tuple:
     "The RDP curve (orders 2..max_order, count·ε(λ)) of the shuffle Gaussian, as an (orders, values) pair."
@@ -244,5 +244,5 @@ class ShuffleGaussianEvent(Event):
 def _(event:ShuffleGaussianEvent, orders):
     n, s = event.num_users, event.noise_multiplier
     L = int(min(_SG_MAX_ORDER, max(2, math.ceil(orders.max()))))
-    return rdp_from_integer_orders(orders, lambda j: shuffle_gaussian_rdp(j, n, s), L,
+    return rdp_from_integer_orders(orders, lambda j: shuffle_gaussian_rdp(j, n, s), max_order=L,
                                    fallback=lambda a: a/(2*s*s))

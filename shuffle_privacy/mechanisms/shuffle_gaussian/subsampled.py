@@ -19,11 +19,11 @@ from ...accounting.conversions import rdp_to_dp_growing
 # %% ../../../nbs/11_subsampled_checkin.ipynb #ee3e9aaf
 def ssg_rdp_from_sg_rdp(orders, sg, gamma):
     "Theorem 2 alone (no cap) given sg[j-2] = ε^SG(j) for j = 2..max(orders); returns ε^SSG at `orders`."
-    return wbk_subsampled_rdp(orders, lambda j: sg[np.asarray(j) - 2], gamma, cap=False)
+    return wbk_subsampled_rdp(orders, lambda j: sg[np.asarray(j) - 2], sampling_rate=gamma, cap=False)
 
 def subsampled_shuffle_gaussian_rdp(orders, # integer Rényi orders λ >= 2
                                     sample_size:int, # m: users sampled without replacement (and shuffled), >= 1
-                                    num_users:int, # n: population size, >= m (the sampling rate is γ = m/n)
+                                    *, num_users:int, # n: population size, >= m (the sampling rate is γ = m/n)
                                     sigma:float, # noise standard deviation (sensitivity 1)
                                    )->np.ndarray:
     """Theorem 2: RDP upper bound of sampling m of n users without replacement, Gaussian noise, shuffling (replace-one).
@@ -192,4 +192,5 @@ class ShuffledCheckInEvent(Event):
 def _(event:ShuffledCheckInEvent, orders):
     n, p, s = event.num_users, event.probability, event.noise_multiplier
     L = int(min(_CHECKIN_MAX_ORDER, max(2, math.ceil(orders.max()))))
-    return rdp_from_integer_orders(orders, lambda j: checkin_rdp_exact(j, n, p, s), L, fallback=lambda a: a/(2*s*s))
+    return rdp_from_integer_orders(orders, lambda j: checkin_rdp_exact(j, n, probability=p, sigma=s), max_order=L,
+                                   fallback=lambda a: a/(2*s*s))

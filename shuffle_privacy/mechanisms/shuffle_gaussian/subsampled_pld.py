@@ -14,7 +14,8 @@ from scipy import stats
 from dp_accounting.pld import privacy_loss_distribution as _pld
 from ...core import check_int, check_probability
 from ...accounting.pld import PldPair, pld_of, check_interval
-from .pld import (UPPER, LOWER_FORWARD, LOWER_REVERSE, sum_law, rounded_pmf, check_shuffle_gaussian,
+from .pld import (UPPER, LOWER_FORWARD, LOWER_REVERSE, sum_law,
+                                                             rounded_pmf, check_shuffle_gaussian,
                                                              loss_floor, gaussian_pld_pair, gaussian_delta)
 from .subsampled import SubsampledShuffleGaussianEvent, ShuffledCheckInEvent
 
@@ -34,7 +35,7 @@ def _component(m, q, sigma, upper, d, laws):
     lB, _, qB, _ = _ratio_parts(B, m, q)
     fin = np.isfinite(lA) & (pA > 0)
     lmin = loss_floor(float(np.max(lA[fin]))) if fin.any() else -1.0
-    fwd, rev = rounded_pmf(lA, pA, d, upper, lmin), rounded_pmf(-lB, qB, d, upper, lmin)
+    fwd, rev = rounded_pmf(lA, pA, d=d, up=upper, lmin=lmin), rounded_pmf(-lB, qB, d=d, up=upper, lmin=lmin)
     return fwd, (exc if upper else 0.0), rev, float(qB[np.isneginf(lB)].sum())
 
 def _mix(dicts, weights, zero=0.0):
@@ -66,7 +67,7 @@ def _sampled_gaussian(sigma, q, d):
 
 def subsampled_shuffle_gaussian_pld(num_users:int, # n >= 1, the population
                                     sample_size:int, # m in [1, n], users drawn without replacement per round
-                                    noise_multiplier:float, # σ / width of the data interval, in [0.05, 1e4]
+                                    *, noise_multiplier:float, # σ / width of the data interval, in [0.05, 1e4]
                                     value_discretization_interval:float=1e-4, # grid of the privacy loss
                                    )->PldPair:
     "Certified PLDs of a subsampled shuffle Gaussian round (replace-one, both ways; assumes Theorem 1's pair is worst)."
@@ -80,8 +81,8 @@ def subsampled_shuffle_gaussian_pld(num_users:int, # n >= 1, the population
 
 @pld_of.register
 def _(event:SubsampledShuffleGaussianEvent, value_discretization_interval):
-    return subsampled_shuffle_gaussian_pld(event.num_users, event.sample_size, event.noise_multiplier,
-                                           value_discretization_interval)
+    return subsampled_shuffle_gaussian_pld(event.num_users, event.sample_size, noise_multiplier=event.noise_multiplier,
+                                           value_discretization_interval=value_discretization_interval)
 
 # %% ../../../nbs/13_subsampled_checkin_pld.ipynb #d0223d29
 _CHECKIN_TAIL = 1e-17
@@ -100,7 +101,7 @@ def _bucket_edges(a, b, mu, nb):
 
 def shuffled_checkin_pld(num_users:int, # n >= 1
                          probability:float, # p in (0, 1], each user's check-in probability
-                         noise_multiplier:float, # σ / width of the data interval, in [0.05, 1e4]
+                         *, noise_multiplier:float, # σ / width of the data interval, in [0.05, 1e4]
                          value_discretization_interval:float=1e-4, # grid of the privacy loss
                          max_buckets:int=32, # at most this many groups of participant counts (3 lattice laws each)
                         )->PldPair:
@@ -127,5 +128,5 @@ def shuffled_checkin_pld(num_users:int, # n >= 1
 
 @pld_of.register
 def _(event:ShuffledCheckInEvent, value_discretization_interval):
-    return shuffled_checkin_pld(event.num_users, event.probability, event.noise_multiplier,
-                                value_discretization_interval)
+    return shuffled_checkin_pld(event.num_users, event.probability, noise_multiplier=event.noise_multiplier,
+                                value_discretization_interval=value_discretization_interval)

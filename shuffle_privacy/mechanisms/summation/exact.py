@@ -158,7 +158,7 @@ def binomial_shift_log_delta(epsilon:float, # epsilon >= 0
     "log H_{e^eps}(Bin(m,p) || k + Bin(m,p)) = log sum_z max(0, P(z) - e^eps P(z-k)); conservative (tails added whole)."
     k = check_int('k', k)
     if k == 0: check_real('epsilon', epsilon, lo=0); return -math.inf
-    return ShiftedBinomialProfile(m, p, abs(k)).log_delta(epsilon, 1 if k > 0 else -1)
+    return ShiftedBinomialProfile(m, p, shift=abs(k)).log_delta(epsilon, 1 if k > 0 else -1)
 
 def p1d_exact_delta(epsilon:float, # epsilon >= 0
                     *, m:int, # noise trials b n (or gamma b n for the robust variant)
@@ -166,7 +166,7 @@ def p1d_exact_delta(epsilon:float, # epsilon >= 0
                     g:int, # largest shift of the count between neighbours (the precision)
                    )->float:
     "Exact (conservatively rounded) privacy profile delta(epsilon) of P1D, replace-one neighbours: max over k = +-g."
-    return ShiftedBinomialProfile(m, p, g).delta(epsilon)
+    return ShiftedBinomialProfile(m, p, shift=g).delta(epsilon)
 
 # %% ../../../nbs/21_p1d_exact_accounting.ipynb #218c5a3b
 def p1d_exact_epsilon(delta:float, # target delta in (0, 1)
@@ -175,7 +175,7 @@ def p1d_exact_epsilon(delta:float, # target delta in (0, 1)
                      )->float:
     "Smallest epsilon (rounded up to tol) with p1d_exact_delta(epsilon) <= delta."
     delta = check_probability('delta', delta)
-    return ShiftedBinomialProfile(m, p, g, width=_width_for(delta)).epsilon(delta, tol)
+    return ShiftedBinomialProfile(m, p, shift=g, width=_width_for(delta)).epsilon(delta, tol)
 
 def _width_for(delta:float)->float:
     "Standard deviations to sum exactly so that the tail mass added whole (about e^{-w²/2}) stays far below delta."
@@ -193,7 +193,7 @@ def p1d_min_b(n:int, # number of users
     epsilon = check_positive('epsilon', epsilon); delta = check_probability('delta', delta)
     p = check_real('p', p, lo=0, hi=0.5, lo_open=True)
     ld, w = math.log(delta), _width_for(delta)
-    ok = lambda b: ShiftedBinomialProfile(b*n, p, g, width=w).log_delta(epsilon) <= ld
+    ok = lambda b: ShiftedBinomialProfile(b*n, p, shift=g, width=w).log_delta(epsilon) <= ld
     # start at the Gaussian mechanism's answer: Bin(bn, p) ~ N(., bn p(1-p)) must hide a shift of g, so
     # b0 = sigma(epsilon, delta, g)^2 / (n p (1-p)); the exact b is within a few percent of it, so a bracket of ratio
     # 1.25 around b0 takes 2-3 profile evaluations instead of log2(b) doublings (the answer is the same: ok is monotone)
@@ -201,7 +201,7 @@ def p1d_min_b(n:int, # number of users
     s = gaussian_sigma(epsilon, delta, float(g))
     b0 = min(max(1.0, s/n*s/(p*(1 - p))), 2.0**50)
     top = max(1, 2**53//n)                        # b n stays an exact float: the CDFs are evaluated in doubles
-    try: lo, hi = expand_bracket(ok, min(b0, top), 1, top, integer=True, factor=1.25)
+    try: lo, hi = expand_bracket(ok, min(b0, top), lo_limit=1, hi_limit=top, integer=True, factor=1.25)
     except ValueError:
         raise ResourceLimitError(
             f'more than 2^53 noise trials (b n) are needed for epsilon={epsilon}, delta={delta}, g={g}, '
@@ -226,6 +226,8 @@ class P1DEvent(ProfileEvent):
     "One run of the P1D protocol (Cheu et al., Algorithm 1) with noise Bin(b n, p) and precision g; replace-one."
     num_users: int # n >= 1
     g: int # precision: the largest change of the count when one user's value changes, >= 1
+    _: dataclasses.KW_ONLY
+    _: dataclasses.KW_ONLY
     b: int # noise bits per user, >= 1
     p: float # probability of each noise bit, in (0, 1)
     def validate(self):
@@ -240,6 +242,8 @@ class PVECEvent(Event):
     "One run of PVEC (Cheu et al., Algorithm 2): P1D on each of `coordinates` coordinates; replace-one."
     num_users: int # n >= 1
     coordinates: int # d >= 1
+    _: dataclasses.KW_ONLY
+    _: dataclasses.KW_ONLY
     g: int # precision of each coordinate, >= 1
     b: int # noise bits per user and coordinate, >= 1
     p: float # probability of each noise bit, in (0, 1)
@@ -258,12 +262,12 @@ def _rounded_pmf(loss, logmass, d, up):
 
 def p1d_pld(m:int, # noise trials b n
             p:float, # noise probability, in (0, 1)
-            g:int, # precision: the shift between neighbours, >= 1
+            *, g:int, # precision: the shift between neighbours, >= 1
             value_discretization_interval:float=1e-4, # grid of the privacy loss
            )->PldPair:
     "Exact PLD pair of N ~ Bin(m, p) against N ± g (both directions): losses rounded up and down."
     g, d = check_int('g', g, lo=1), check_interval(value_discretization_interval)
-    prof = ShiftedBinomialProfile(m, p, g, method='window')     # the PLD needs the whole pmf
+    prof = ShiftedBinomialProfile(m, p, shift=g, method='window')     # the PLD needs the whole pmf
     pairs = []
     for up in (True, False):
         pm = {}
@@ -279,9 +283,11 @@ def p1d_pld(m:int, # noise trials b n
 
 @pld_of.register
 def _(event:P1DEvent, value_discretization_interval):
-    return p1d_pld(event.b*event.num_users, event.p, event.g, value_discretization_interval)
+    return p1d_pld(event.b*event.num_users, event.p, g=event.g,
+                   value_discretization_interval=value_discretization_interval)
 
 @pld_of.register
 def _(event:PVECEvent, value_discretization_interval):
-    one = p1d_pld(event.b*event.num_users, event.p, event.g, value_discretization_interval)
+    one = p1d_pld(event.b*event.num_users, event.p, g=event.g,
+                  value_discretization_interval=value_discretization_interval)
     return one if event.coordinates == 1 else one.self_compose(event.coordinates)

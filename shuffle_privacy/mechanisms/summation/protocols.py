@@ -51,7 +51,7 @@ def p1d_params(n:int, # number of users, n >= 1
 # %% ../../../nbs/20_summation.ipynb #3167c39d
 def p1d_epsilon(epsilon:float, # the lemma's epsilon
                 g:int, # precision
-                Delta:float, # input bound: x in [0, Delta]
+                *, Delta:float, # input bound: x in [0, Delta]
                 dx:float|None=None, # |x_u - x'_u|; default the worst case Delta
                )->float:
     "Lemma 3.1 item 1: per-instance divergence bound epsilon (2/g + |x_u - x'_u|/Delta) of P1D at the lemma's delta."
@@ -62,7 +62,7 @@ def p1d_epsilon(epsilon:float, # the lemma's epsilon
 # %% ../../../nbs/20_summation.ipynb #f11b4d2e
 def p1d_encode(x, # inputs in [0, Delta], any shape
                g:int, # precision
-               Delta:float, # input bound
+               *, Delta:float, # input bound
                rng=None, # randomness
               )->np.ndarray:
     "Fixed-point encoding, randomized rounding: floor(x g/Delta) + Ber(frac(x g/Delta)), an unbiased integer in [0, g]."
@@ -73,14 +73,14 @@ def p1d_encode(x, # inputs in [0, Delta], any shape
     return (fl + (rng.random(s.shape) < s - fl)).astype(np.int64)
 
 def p1d_randomizer(x:float, # one user's input in [0, Delta]
-                   g:int, b:int, p:float, # P1D parameters
+                   g:int, *, b:int, p:float, # P1D parameters
                    Delta:float, # input bound
                    rng=None,
                   )->np.ndarray:
     "R_1D: the g + b message bits of one user (x_hat + Bin(b, p) ones, the rest zeros)."
     rng = as_rng(rng)
     x = check_real('x', x, lo=0, hi=Delta)
-    k = int(p1d_encode(x, g, Delta, rng)) + int(rng.binomial(b, p))
+    k = int(p1d_encode(x, g, Delta=Delta, rng=rng)) + int(rng.binomial(b, p))
     y = np.zeros(g + b, dtype=np.uint8); y[:k] = 1
     return y
 
@@ -91,7 +91,7 @@ def shuffle_messages(messages:np.ndarray, # array of messages; the first axis is
     return messages[rng.permutation(len(messages))]
 
 def p1d_analyzer(y, # the shuffled bits (or any array whose sum is the count of ones)
-                 n:int, g:int, b:int, p:float, # number of users and P1D parameters
+                 n:int, *, g:int, b:int, p:float, # number of users and P1D parameters
                  Delta:float)->float:
     "A_1D: (Delta/g) (sum(y) - p b n), an unbiased estimate of the sum of the inputs."
     n = check_int('n', n, lo=1); g = check_int('g', g, lo=1); b = check_int('b', b, lo=1)
@@ -100,7 +100,7 @@ def p1d_analyzer(y, # the shuffled bits (or any array whose sum is the count of 
 
 # %% ../../../nbs/20_summation.ipynb #d4820952
 def p1d_count(x, # inputs in [0, Delta]
-              g:int, b:int, p:float, Delta:float,
+              g:int, *, b:int, p:float, Delta:float,
               rng=None,
               method:str='fast', # 'fast' (count of ones) or 'messages' (bits generated and shuffled)
              )->int:
@@ -109,14 +109,14 @@ def p1d_count(x, # inputs in [0, Delta]
     x = check_array('x', x, lo=0, hi=Delta, ndim=1)
     n = len(x)
     if method == 'fast':
-        return int(p1d_encode(x, g, Delta, rng).sum()) + int(rng.binomial(b*n, p))
+        return int(p1d_encode(x, g, Delta=Delta, rng=rng).sum()) + int(rng.binomial(b*n, p))
     if method == 'messages':
-        bits = np.concatenate([p1d_randomizer(xi, g, b, p, Delta, rng) for xi in x])
+        bits = np.concatenate([p1d_randomizer(xi, g, b=b, p=p, Delta=Delta, rng=rng) for xi in x])
         return int(shuffle_messages(bits, rng).sum(dtype=np.int64))
     raise ValueError(f"method must be 'fast' or 'messages'; got {method!r}")
 
 def p1d_sum(x, # inputs in [0, Delta], one per user
-            g:int, b:int, p:float, # P1D parameters, e.g. from `p1d_params`
+            g:int, *, b:int, p:float, # P1D parameters, e.g. from `p1d_params`
             Delta:float, # input bound
             rng=None,
             method:str='fast', # 'fast' or 'messages'
@@ -125,10 +125,10 @@ def p1d_sum(x, # inputs in [0, Delta], one per user
     rng = as_rng(rng)
     g = check_int('g', g, lo=1); b = check_int('b', b, lo=1)
     p = check_real('p', p, lo=0, hi=0.5, lo_open=True); Delta = check_positive('Delta', Delta)
-    c = p1d_count(x, g, b, p, Delta, rng, method)
+    c = p1d_count(x, g, b=b, p=p, Delta=Delta, rng=rng, method=method)
     return Delta/g*(c - p*b*len(np.atleast_1d(x)))
 
-def p1d_variance(n:int, g:int, b:int, p:float, Delta:float,
+def p1d_variance(n:int, g:int, *, b:int, p:float, Delta:float,
                  x=None, # the inputs; None gives the worst case over inputs
                 )->float:
     "Exact variance of P1D: (Delta/g)^2 (sum f_i(1-f_i) + b n p (1-p)), f_i fractional parts; <= 1/4 each if x is None."
@@ -140,7 +140,7 @@ def p1d_variance(n:int, g:int, b:int, p:float, Delta:float,
     return (Delta/g)**2*(r + b*n*p*(1-p))
 
 # %% ../../../nbs/20_summation.ipynb #b89c5f73
-def count_pmf(x, g:int, b:int, p:float, Delta:float)->np.ndarray:
+def count_pmf(x, g:int, *, b:int, p:float, Delta:float)->np.ndarray:
     "Exact pmf of the analyzer's count (support 0..(g+b)n): convolution of the rounding Bernoullis and Bin(bn, p)."
     from scipy import stats as _st
     g = check_int('g', g, lo=1); b = check_int('b', b, lo=1); Delta = check_positive('Delta', Delta)
@@ -179,16 +179,16 @@ def two_sample_chi2(a, b, # two integer samples (any range of values)
 # %% ../../../nbs/20_summation.ipynb #1e64ae60
 def p1d_robust_epsilon(epsilon:float, # the lemma's epsilon, 0 < epsilon <= 1
                        honest_fraction:float, # fraction of honest users, in [1/3, 1]
-                       g:int, # precision, g >= 3
+                       *, g:int, # precision, g >= 3
                        Delta:float, dx:float|None=None, # input bound and |x_u - x'_u| (default Delta)
                       )->float:
     "Claim A.8: bound (epsilon/honest_fraction)(2/g + |x_u - x'_u|/Delta) when only honest_fraction n users are honest."
     epsilon = check_real('epsilon', epsilon, lo=0, hi=1, lo_open=True)
     honest_fraction = check_real('honest_fraction', honest_fraction, lo=1/3, hi=1)
     g = check_int('g', g, lo=3)
-    return p1d_epsilon(epsilon, g, Delta, dx)/honest_fraction
+    return p1d_epsilon(epsilon, g, Delta=Delta, dx=dx)/honest_fraction
 
-def p1d_robust_sum(x, g:int, b:int, p:float, Delta:float, rng, # None, an int seed or a numpy Generator
+def p1d_robust_sum(x, g:int, *, b:int, p:float, Delta:float, rng, # None, an int seed or a numpy Generator
                    honest, # boolean mask of the users who follow the protocol
                   )->tuple:
     "P1D when only `honest` users send messages; returns (estimate, count), the estimate biased by missing users."
@@ -197,7 +197,8 @@ def p1d_robust_sum(x, g:int, b:int, p:float, Delta:float, rng, # None, an int se
     honest = np.asarray(honest, dtype=bool)
     if honest.shape != x.shape:
         raise ValueError(f'honest must be a boolean mask of shape {x.shape}; got {honest.shape}')
-    c = p1d_count(x[honest], g, b, p, Delta, rng) if honest.any() else 0   # nobody honest: no message at all
+    c = p1d_count(x[honest], g, b=b, p=p, Delta=Delta,
+                  rng=rng) if honest.any() else 0   # nobody honest: no message at all
     return Delta/g*(c - p*b*len(x)), c
 
 # %% ../../../nbs/20_summation.ipynb #a052766c
@@ -209,7 +210,7 @@ class PVECParams(NamedTuple):
     g: int; b: int; p: float
     epsilon_hat: float; delta_hat: float; gamma: float
 
-def pvec_params(n:int, d:int, epsilon:float, delta:float, Delta2:float)->PVECParams:
+def pvec_params(n:int, d:int, *, epsilon:float, delta:float, Delta2:float)->PVECParams:
     "Thm 3.2: γ = δ_hat = δ/(d+1), ε_hat = ε/(18 sqrt(ln(1/γ))), g = max(⌈√n⌉, ⌈√d⌉, 4), (b, p) from Lemma 3.1."
     n = check_int('n', n, lo=1); d = check_int('d', d, lo=1)
     epsilon, delta = check_epsilon_delta(epsilon, delta)
@@ -223,13 +224,13 @@ def pvec_params(n:int, d:int, epsilon:float, delta:float, Delta2:float)->PVECPar
 def pvec_variance(prm:PVECParams, X=None)->float:
     "E||o - sum x_i||^2 of PVEC: sum over coordinates of P1D's exact variance (worst case over inputs if X is None)."
     D = 2*prm.Delta2
-    if X is None: return prm.d*p1d_variance(prm.n, prm.g, prm.b, prm.p, D)
+    if X is None: return prm.d*p1d_variance(prm.n, prm.g, b=prm.b, p=prm.p, Delta=D)
     W = np.clip(np.asarray(X, dtype=float) + prm.Delta2, 0, D)
-    return float(sum(p1d_variance(prm.n, prm.g, prm.b, prm.p, D, W[:, j]) for j in range(W.shape[1])))
+    return float(sum(p1d_variance(prm.n, prm.g, b=prm.b, p=prm.p, Delta=D, x=W[:, j]) for j in range(W.shape[1])))
 
 def pvec_variance_bound(d:int, # dimension, >= 1
                         epsilon:float, # 0 < epsilon <= 15
-                        delta:float, # 0 < delta < 1/2
+                        *, delta:float, # 0 < delta < 1/2
                         Delta2:float, # l2 bound of each row, > 0
                        )->float:
     "Theorem 3.2's n-free bound d (2 Delta2)^2 (1/4 + 90 ln(2/gamma)/eps_hat^2), gamma = delta/(d+1) (inf past floats)."
@@ -243,7 +244,7 @@ def pvec_variance_bound(d:int, # dimension, >= 1
 
 # %% ../../../nbs/20_summation.ipynb #4171bc3b
 def pvec_pair_epsilon(x, x_prime, # two values of the changed user's row (norms <= Delta2)
-                      prm:PVECParams,
+                      *, prm:PVECParams,
                       sharp:bool=False, # use DRV's sqrt(2 log) form instead of the paper's 2 sqrt(log)
                      )->tuple:
     "Per-instance (eps', delta') of PVEC for neighbours differing in one row: Lemma 3.1 per coordinate, then Lemma 3.3."
@@ -268,8 +269,8 @@ def pvec_randomizer(x, prm:PVECParams, rng=None)->tuple:
     "R_VEC for one user: labelled messages (labels, bits), d (g + b) of them; coordinate j runs R_1D(x_j + Delta2)."
     rng = as_rng(rng)
     labels = np.repeat(np.arange(prm.d), prm.g + prm.b)
-    bits = np.concatenate([p1d_randomizer(min(max(xj + prm.Delta2, 0.0), 2*prm.Delta2), prm.g, prm.b, prm.p,
-                                          2*prm.Delta2, rng) for xj in np.asarray(x, dtype=float)])
+    bits = np.concatenate([p1d_randomizer(min(max(xj + prm.Delta2, 0.0), 2*prm.Delta2), prm.g, b=prm.b, p=prm.p,
+                                          Delta=2*prm.Delta2, rng=rng) for xj in np.asarray(x, dtype=float)])
     return labels, bits
 
 def pvec_analyzer(labels, bits, prm:PVECParams)->np.ndarray:
@@ -290,7 +291,7 @@ def _pvec_counts_fast(X, prm, rng, chunk=1 << 15):
 
 def pvec_sum(X, # n x d array, one row per user, each row with l2 norm <= Delta2
              epsilon:float, # privacy, 0 < epsilon <= 15
-             delta:float, # 0 < delta < 1/2
+             *, delta:float, # 0 < delta < 1/2
              Delta2:float, # l2 bound on each row
              rng=None, # randomness
              method:str='fast', # 'fast' (exact count distribution) or 'messages' (labelled bits shuffled)
@@ -300,7 +301,7 @@ def pvec_sum(X, # n x d array, one row per user, each row with l2 norm <= Delta2
     Delta2 = check_positive('Delta2', Delta2)
     X = _check_rows(X, Delta2)
     n, d = X.shape
-    prm = pvec_params(n, d, epsilon, delta, Delta2)
+    prm = pvec_params(n, d, epsilon=epsilon, delta=delta, Delta2=Delta2)
     if method == 'fast':
         counts = _pvec_counts_fast(X, prm, rng)
         return 2*Delta2/prm.g*(counts - prm.p*prm.b*n) - n*Delta2
@@ -321,5 +322,5 @@ def gaussian_sigma(epsilon:float, delta:float, sensitivity:float)->float:
     # the difference of Phi's below cancels: computed naively it undershoots
     dl = lambda sig: gdp_delta(s/sig, epsilon)
     ok = lambda sig: dl(sig) <= delta              # monotone in σ: more noise, smaller δ
-    lo, hi = expand_bracket(ok, s, 1e-300, 1e300)  # capped geometric steps from σ = s (core)
+    lo, hi = expand_bracket(ok, s, lo_limit=1e-300, hi_limit=1e300)  # capped geometric steps from σ = s (core)
     return hi if lo is None else monotone_search(ok, lo, hi, rtol=1e-12)
