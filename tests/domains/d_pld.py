@@ -19,11 +19,8 @@ DOMAINS = {
                  dict(event=object(), value_discretization_interval=1e-3))),
 }
 M = 'shuffle_privacy.accounting.pld.'
-DOMAINS[M + 'check_interval'] = Domain(
-    st.fixed_dictionaries(dict(d=log_uniform(1e-7, 1.0))), kind='finite',
-    check=lambda r, kw: r == kw['d'], invalid=(dict(d=0.0), dict(d=2.0), dict(d=1e-9)))
-EXEMPT = {M + 'FineInterval': 'a float subclass marking a grid the adaptive accountant checked; see check_interval',
-          M + 'non_private': 'a predicate on event trees (True/False); tests/test_accountants.py composes each case'}
+# check_interval and FineInterval moved to accounting.pld_build (re-exported here): see d_pld_build.py
+EXEMPT = {M + 'non_private': 'a predicate on event trees (True/False); tests/test_accountants.py composes each case'}
 def _gauss_pair(z):
     from shuffle_privacy.accounting.pld import pld_of
     return pld_of(dp_accounting.GaussianDpEvent(z), 1e-3)

@@ -27,6 +27,11 @@ DOMAINS = {
                                                                value_discretization_interval=2.0))),
 }
 DOMAINS.update({
+    M + 'shuffle_gaussian_log_delta_bounds': Domain(st.fixed_dictionaries(dict(
+        num_users=st.one_of(st.just(1), ints(2, 10**4)), noise_multiplier=log_uniform(0.5, 1e3),
+        epsilon=st.one_of(log_uniform(1e-12, 1e3), st.just(0.0)))), kind='any', check=_ordered, max_examples=6,
+        invalid=(dict(num_users=0, noise_multiplier=3.0, epsilon=0.1), dict(num_users=1, noise_multiplier=3.0,
+                                                                          epsilon=-1.0))),
     M + 'check_shuffle_gaussian': Domain(
         st.fixed_dictionaries(dict(num_users=ints(1, 10**12), noise_multiplier=log_uniform(0.05, 1e4))), kind='any',
         invalid=(dict(num_users=0, noise_multiplier=1.0), dict(num_users=5, noise_multiplier=0.04))),
@@ -37,6 +42,5 @@ EXEMPT = {
     M + 'loss_floor': 'the loss floor of the shuffle Gaussian PLDs as a function of the largest loss (a kernel)',
     M + 'sum_law': 'returns the cached law object of S_n for one end; driven by shuffle_gaussian_pld and '
                    'shuffle_gaussian_delta_bounds, whose domains cover (n, sigma); tested in tests/test_shuffle_gaussian_pld.py',
-    M + 'rounded_pmf': 'rounds (loss, mass) arrays onto a grid for dp_accounting; its callers validate the arrays',
     M + 'gaussian_pld_pair': "dp_accounting's (sampled) Gaussian PLD pair with a size check; driven by the PLD builders",
 }

@@ -6,7 +6,8 @@ post-processing."""
 
 # %% auto #0
 __all__ = ['UPPER', 'LOWER_FORWARD', 'LOWER_REVERSE', 'sum_law', 'check_shuffle_gaussian', 'gaussian_delta',
-           'shuffle_gaussian_delta_bounds', 'loss_floor', 'gaussian_pld_pair', 'rounded_pmf', 'shuffle_gaussian_pld']
+           'shuffle_gaussian_delta_bounds', 'shuffle_gaussian_log_delta_bounds', 'loss_floor', 'gaussian_pld_pair',
+           'shuffle_gaussian_pld']
 
 # %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #09d43d13
 import math, functools
@@ -17,6 +18,8 @@ from dp_accounting.pld import privacy_loss_distribution as _pld
 from ...core import (check_int, check_positive, check_nonnegative, check_array, ResourceLimitError,
                                   monotone_search)
 from ...accounting.pld import PldPair, pld_of, check_interval
+from ...accounting.pld_build import (gaussian_pair, gaussian_delta_bounds, gaussian_log_delta_bounds,
+                                                 rounded_pmf, pair_from_pmfs)
 from .rdp import ShuffleGaussianEvent
 
 # %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #9cf7e110
@@ -347,7 +350,7 @@ def shuffle_gaussian_delta_bounds(num_users:int, # n >= 1
     n, s = check_shuffle_gaussian(num_users, noise_multiplier)
     e = np.atleast_1d(check_array('epsilon', epsilon, lo=0)).astype(float)
     if n == 1:
-        d = gaussian_delta(1/s, e); lo, up = d*(1 - 1e-13), np.minimum(d*(1 + 1e-13), 1.0)   # a few ulps, widened
+        lo, up = gaussian_delta_bounds(1/s, e)           # certified to a few ulps; upper > 0 where δ underflows
     else:
         U, F, R = (sum_law(n, s, k) for k in (UPPER, LOWER_FORWARD, LOWER_REVERSE))
         E, e_ = np.exp(np.minimum(e, 700.0))[:, None], e[:, None]        # beyond 700 only atoms at 0 still count
@@ -358,6 +361,19 @@ def shuffle_gaussian_delta_bounds(num_users:int, # n >= 1
         lo = np.maximum(fwd(F), rev(R))
         up = np.minimum(np.maximum(fwd(U) + U.exc/n, rev(U)), 1.0)
     return (float(lo[0]), float(up[0])) if np.ndim(epsilon) == 0 else (lo, up)
+
+def shuffle_gaussian_log_delta_bounds(num_users:int, # n >= 1
+                                      noise_multiplier:float, # σ / width of the data interval, in [0.05, 1e4]
+                                      epsilon, # ε >= 0 (scalar or 1-d array)
+                                     )->tuple: # (lower, upper) on log δ(ε); lower may be -inf for n > 1
+    "Certified interval on log δ(ε) of one round: at n = 1 certified far below 1e-308, where δ itself underflows."
+    n, s = check_shuffle_gaussian(num_users, noise_multiplier)
+    e = np.atleast_1d(check_array('epsilon', epsilon, lo=0)).astype(float)
+    if n == 1: lo, up = gaussian_log_delta_bounds(1/s, e)
+    else:
+        dl, du = shuffle_gaussian_delta_bounds(n, s, e)
+        with np.errstate(divide='ignore'): lo, up = np.log(dl)*(1 + 4e-16) - 1e-300, np.log(du)*(1 - 4e-16) + 1e-300
+    return (float(lo[0]), float(min(up[0], 0.0))) if np.ndim(epsilon) == 0 else (lo, np.minimum(up, 0.0))
 
 # %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #f93119a4
 _MAX_PLD_POINTS = 5*10**6     # values per direction of a PLD (dp_accounting holds them as dense float64 arrays)
@@ -374,26 +390,18 @@ def _too_many(span, d):
                                  f'>= {span/_MAX_PLD_POINTS:.2g} instead')
 
 def gaussian_pld_pair(sigma, d, q=None):
-    "dp_accounting's (sampled) Gaussian PLD pair, refused when its loss range (about 20/σ nats) is too fine for d."
+    "The Gaussian PLD pair: certified (notebook 04a) without sampling; dp_accounting's with sampling probability q."
+    if q is None: return gaussian_pair(sigma, d)
     _too_many(20.0/sigma, d)
-    if q is None: return pld_of(GaussianDpEvent(sigma), d)
     mk = lambda pe: _pld.from_gaussian_mechanism(sigma, pessimistic_estimate=pe, use_connect_dots=pe,
                                                  value_discretization_interval=d, sampling_prob=q)
     return PldPair(mk(True), mk(False))
 
-def rounded_pmf(loss, mass, d, up, lmin):
-    "dict grid index -> mass for losses rounded up (pessimistic) or down; losses below lmin raised (up) or dropped."
-    keep = (mass > 0) & np.isfinite(loss)
-    loss, mass = loss[keep], mass[keep]
-    if up: loss = np.maximum(loss, lmin)
-    else: loss, mass = loss[loss >= lmin], mass[loss >= lmin]
-    k = np.ceil(loss/d) if up else np.floor(loss/d)
-    if k.size == 0: return {0: 0.0}
-    _too_many(float(loss.max() - loss.min()), d)
-    k = k.astype(np.int64)
-    lo = int(k.min()); acc = np.bincount(k - lo, weights=mass)
-    nz = np.nonzero(acc)[0]
-    return {int(i + lo): float(acc[i]) for i in nz}
+def _as_array(pmf):
+    "(masses, i0) of a dict grid index -> mass."
+    ks = np.fromiter(pmf.keys(), np.int64); v = np.fromiter(pmf.values(), float)
+    p = np.zeros(int(ks.max() - ks.min()) + 1); p[ks - ks.min()] = v
+    return p, int(ks.min())
 
 def _loss_parts(L, n):
     s = L.values(); x = s/n
@@ -407,18 +415,15 @@ def shuffle_gaussian_pld(num_users:int, # n >= 1
     "Certified pessimistic and optimistic PLDs of one shuffle Gaussian round (Theorem 1's pair, both directions)."
     n, s = check_shuffle_gaussian(num_users, noise_multiplier)
     d = check_interval(value_discretization_interval)
-    if n == 1: return gaussian_pld_pair(s, d)               # one user: the Gaussian mechanism, exact in dp_accounting
+    if n == 1: return gaussian_pair(s, d)                    # one user: the Gaussian mechanism (certified, 04a)
     U, F, R = (sum_law(n, s, k) for k in (UPPER, LOWER_FORWARD, LOWER_REVERSE))
     lU, pU, qU, zU = _loss_parts(U, n)
     lmin = loss_floor(float(np.max(lU[np.isfinite(lU) & (qU > 0)])))
-    upper = _pld.PrivacyLossDistribution.create_from_rounded_probability(
-        rounded_pmf(lU, pU, d, True, lmin), min(U.exc/n, 1.0), d, pessimistic_estimate=True,
-        rounded_probability_mass_function_add=rounded_pmf(-lU, qU, d, True, lmin), infinity_mass_add=zU, symmetric=False)
     lF, pF, _, _ = _loss_parts(F, n); lR, _, qR, zR = _loss_parts(R, n)
-    lower = _pld.PrivacyLossDistribution.create_from_rounded_probability(
-        rounded_pmf(lF, pF, d, False, lmin), 0.0, d, pessimistic_estimate=False,
-        rounded_probability_mass_function_add=rounded_pmf(-lR, qR, d, False, lmin), infinity_mass_add=zR, symmetric=False)
-    return PldPair(upper, lower)
+    up = [(*_as_array(rounded_pmf(lU, pU, d, True, lmin)), min(U.exc/n, 1.0)),
+          (*_as_array(rounded_pmf(-lU, qU, d, True, lmin)), zU)]
+    lo = [(*_as_array(rounded_pmf(lF, pF, d, False, lmin)), 0.0), (*_as_array(rounded_pmf(-lR, qR, d, False, lmin)), zR)]
+    return pair_from_pmfs(up, lo, d)
 
 @pld_of.register
 def _(event:ShuffleGaussianEvent, value_discretization_interval):
