@@ -5,6 +5,8 @@
   docs    the documentation site in _build/site/ from the committed notebooks (nothing executed; seconds)
   lab     JupyterLab on nbs/ (figures inline; saving a notebook cleans it as nbdev-clean would)
   run     re-execute the named notebooks at full size in place, then clean them: `python3 dev.py run 13 41_table1`
+  sync    after editing notebooks: export the package, clean the notebooks, regenerate the notebook table, the
+          sidebar and README.md (everything that follows from the notebooks)
   bench   the benchmarks against their baselines (benchmarks/RESULTS.md)
   fuzz    every public function over its declared domain (nbs/fuzz_stats.json)
   venv    only create or update .venv
@@ -86,6 +88,13 @@ def cmd_fuzz(extra):
     ensure_venv()
     run(BIN/'python', ROOT/'tools'/'fuzz_stats.py', *extra, env=env())
 
+def cmd_sync(extra):
+    "Export, clean, and regenerate what follows from the notebooks: notebook table, sidebar, README.md."
+    ensure_venv()
+    run(BIN/'nbdev-export', env=env()); run(BIN/'nbdev-clean', env=env())
+    for tool in ('sync_index.py', 'site_nav.py'): run(BIN/'python', ROOT/'tools'/tool, env=env())
+    run(BIN/'python', ROOT/'tools'/'build_docs.py', '--readme-only', env=env())
+
 def cmd_lab(extra):
     """Open JupyterLab on the notebooks, from the same .venv (extra arguments go to `jupyter lab`). The server listens
     on 127.0.0.1 and saves notebooks through nbdev's pre-save hook (tools/jupyter_server_config.py)."""
@@ -119,7 +128,7 @@ def cmd_run(extra):
         print(f'{p.name}: executed and cleaned in {time.time()-t:.0f}s', flush=True)
 
 def main(argv):
-    cmds = dict(test=cmd_test, docs=cmd_docs, lab=cmd_lab, run=cmd_run, bench=cmd_bench, fuzz=cmd_fuzz,
+    cmds = dict(test=cmd_test, docs=cmd_docs, lab=cmd_lab, run=cmd_run, sync=cmd_sync, bench=cmd_bench, fuzz=cmd_fuzz,
                 venv=lambda extra: ensure_venv())
     if len(argv) < 2 or argv[1] not in cmds:
         print(__doc__)
