@@ -128,7 +128,7 @@ def test_get_delta_inverts_get_epsilon():
 
 def test_registered_by_the_top_level_import():
     code = ('import shuffle_privacy as sp; '
-            'a = sp.PldAccountant().compose(sp.ShuffledCheckInEvent(50, 0.2, 3.0)).compose('
+            'a = sp.PldAccountant(value_discretization_interval=1e-3).compose(sp.ShuffledCheckInEvent(50, 0.2, 3.0)).compose('
             'sp.SubsampledShuffleGaussianEvent(50, 5, 3.0)); print(a.get_epsilon(1e-6))')
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout
     assert 0 < float(out) < 10
