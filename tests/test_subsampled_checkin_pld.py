@@ -26,7 +26,9 @@ def mixture_delta_mp(q, s, e):
     rev = mp.quad(lambda z: phi(z)*max(1 - mp.exp(e)*g(z), 0), [-mp.inf, kink(tr)]) if tr > 0 else mp.mpf(0)
     return float(max(fwd, rev))
 
-@pytest.mark.parametrize('n,s', [(4, 0.5), (4, 2.0), (100, 1.0), (100, 5.0)])
+# (4, 0.5): the slowest test of the suite (mpmath quadrature at small sigma, ~3 CPU-min under load): slow only;
+# the same bracketing property runs by default at sigma = 1, 2, 5
+@pytest.mark.parametrize('n,s', [pytest.param(4, 0.5, marks=pytest.mark.slow), (4, 2.0), (100, 1.0), (100, 5.0)])
 def test_m1_is_the_sampled_gaussian(n, s):
     pair = subsampled_shuffle_gaussian_pld(n, 1, s, 1e-5)
     for e in (0.0, 0.01, 0.1, 0.5):
