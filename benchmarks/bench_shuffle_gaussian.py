@@ -5,7 +5,8 @@
   2..1024 and 2..4096 (issue 14 item 2 asks for <= 3x; reported honestly, not asserted).
 - checkin_rdp_exact's cost against n = 1e3..1e6: the fitted log-log slope (issue 14 item 3 asks for <= 0.5).
 - Shuffled check-in (Eq. 17): the k-vectorised pass against the previous one-Theorem-1-pass-per-k implementation,
-  kept below as the baseline (the two agree bit for bit; tests/test_subsampled_checkin.py checks 1e-12).
+  kept below as the baseline (the two agree bit for bit; tests/test_subsampled_checkin.py imports this copy and
+  checks 1e-12).
 
 `run()` uses quick sizes by default (what `python3 dev.py bench` runs); `python3 bench_shuffle_gaussian.py --full`
 adds the check-in comparison at n = 20000 (about a minute for the old code's baseline).
@@ -21,8 +22,9 @@ from shuffle_privacy.mechanisms.shuffle_gaussian.subsampled import checkin_rdp_e
 from shuffle_privacy.accounting.events import monotone_envelope
 from shuffle_privacy.core import logsumexp, log_expm1
 
-def _ssg_many_k_old(orders, ks, gamma, sigma):
-    "The implementation before issue 14: one Theorem 1 pass and one Theorem 2 sum per k."
+def ssg_many_k_one_pass_per_k(orders, ks, gamma, sigma):
+    """The implementation before issue 14: one Theorem 1 pass and one Theorem 2 sum per k (the one copy: the
+    benchmark's baseline and tests/test_subsampled_checkin.py's reference for `_ssg_many_k`)."""
     L, o = int(np.max(orders)), np.asarray(orders)
     rows = []
     for k in ks:
@@ -37,7 +39,7 @@ def checkin_rdp_exact_old(orders, n, gamma, sigma, tail=1e-15):
     p_cut = max(tail*math.exp(-min((L - 1)*L/(2*sigma**2), 650.0)), 1e-300)
     k_lo, k_hi = max(int(B.ppf(p_cut)), 1), min(int(B.isf(p_cut)) + 1, n)
     ks = np.arange(k_lo, k_hi + 1)
-    ssg = _ssg_many_k_old(o, ks, gamma, sigma)
+    ssg = ssg_many_k_one_pass_per_k(o, ks, gamma, sigma)
     with np.errstate(divide='ignore'):
         kept = logsumexp(B.logpmf(ks)[:, None] + log_expm1((o - 1)[None, :]*ssg), axis=0)
     U = o/(2*sigma**2)

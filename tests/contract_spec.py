@@ -48,7 +48,7 @@ class Domain:
     invalid: tuple = ()                 # dicts of keyword arguments that must raise ValueError before any work
     nan_params: tuple = None            # float parameters that must reject NaN and inf (None: every float kwarg)
     check: Callable[[Any, dict], None] = None  # extra property: check(result, kwargs) asserts
-    max_examples: int = 25              # examples in the quick CI run (the slow run uses 20x)
+    max_examples: int = 25              # full budget (`dev.py fuzz`, `-m slow`); the default run draws at most 4
     slow: bool = False                  # True: only in the slow run (-m slow)
     rdp_orders_kw: str = 'orders'       # for kind 'rdp': the keyword that holds the orders
 

@@ -136,15 +136,17 @@ def test_blogs_block_sizes_subnormal_delta_returns_sizes():
         r = blogs_block_sizes([100, 1000], 1.0, delta=5e-324, count=10, clip=1.0)
     assert r is not None and len(r) == 2
 
-@pytest.mark.parametrize('rng', [None, 3, np.random.default_rng(3)])
-def test_rng_accepts_none_int_generator(rng):
-    x = np.linspace(0, 1, 20)
-    p1d_sum(x, 5, b=4, p=0.5, Delta=1.0, rng=rng)
-    pvec_sum(np.full((20, 3), 0.1), 1.0, delta=1e-6, Delta2=1.0, rng=rng)
-
-def test_seed_reproduces():
-    x = np.linspace(0, 1, 20)
-    assert p1d_sum(x, 5, b=4, p=0.5, Delta=1.0, rng=7) == p1d_sum(x, 5, b=4, p=0.5, Delta=1.0, rng=7)
+def test_rng_accepts_none_int_generator_and_a_seed_reproduces():
+    "Contract item 5: rng= takes None, an int seed or a Generator; a seed and a Generator of that seed draw alike."
+    x, X = np.linspace(0, 1, 20), np.full((20, 3), 0.1)
+    s = [p1d_sum(x, 5, b=4, p=0.5, Delta=1.0, rng=r) for r in (None, 3, np.random.default_rng(3), 3)]
+    v = [pvec_sum(X, 1.0, delta=1e-6, Delta2=1.0, rng=r) for r in (None, 3, np.random.default_rng(3), 3)]
+    assert all(math.isfinite(t) for t in s) and all(a.shape == (3,) and np.isfinite(a).all() for a in v)
+    assert s[1] == s[2] == s[3] and all(np.array_equal(v[1], a) for a in v[2:])
+    g = np.random.default_rng(3); p1d_sum(x, 5, b=4, p=0.5, Delta=1.0,
+                                          rng=g)          # a Generator is used, not reseeded
+    assert not np.array_equal(np.random.default_rng(3).random(4), g.random(4))
+    with pytest.raises((ValueError, TypeError), match='rng'): p1d_sum(x, 5, b=4, p=0.5, Delta=1.0, rng='x')
 
 def test_audit_joint_confidence():
     assert epsilon_lower_bound(1000, 0, trials=1000) == pytest.approx(5.809, abs=1e-3)              # 90.25% joint

@@ -91,8 +91,8 @@ def test_tilted_against_exact_convolution():
     for eps in (0.0, 0.4, 1.0):
         x = inf_mass + mp.fsum(m*(1 - mp.e**(mp.mpf(eps) - (T*i0 + k)*mp.mpf(d))) for k, m in enumerate(exact)
                                if (T*i0 + k)*d > eps)
-        f = [Factor(p, i0, pinf, d, T)]
-        lo, up = Tilted(f, eps, False).delta(eps), Tilted(f, eps, True).delta(eps)
+        f = [Factor(p, i0, pinf=pinf, d=d, count=T)]
+        lo, up = Tilted(f, eps, upper=False).delta(eps), Tilted(f, eps, upper=True).delta(eps)
         assert lo <= x <= up and up - lo <= 1e-3*x, (eps, lo, float(x), up)
 
 def test_pair_from_dp_plds_keeps_old_interface():

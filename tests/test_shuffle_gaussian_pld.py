@@ -255,8 +255,10 @@ def _mp_delta(n, s, e):
     rev = E*expect(put, n/E, n - 1)/n
     return float(max(fwd, rev))
 
+_n3 = pytest.mark.slow   # nested mpmath quadrature (~1 min each); n >= 3 stays checked by Monte Carlo by default
 @pytest.mark.parametrize('n, s, es', [(1, 0.3, (0.0, 2.0, 8.0)), (2, 0.3, (1.5, 15.0)), (2, 3.0, (0.0, 0.5)),
-                                      (3, 3.0, (0.3,)), (3, 1.0, (2.5,)), (3, 0.5, (3.0,))])
+                                      pytest.param(3, 3.0, (0.3,), marks=_n3), pytest.param(3, 1.0, (2.5,), marks=_n3),
+                                      pytest.param(3, 0.5, (3.0,), marks=_n3)])
 def test_against_mpmath(n, s, es):
     "n = 1, 2, 3 by mpmath (the lattice at sigma = 3, the log-scale grid below 2): inside the interval, within 2%."
     lo, up = shuffle_gaussian_delta_bounds(n, s, np.array(es))

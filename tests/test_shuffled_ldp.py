@@ -1,5 +1,6 @@
 """Issue 11 item 7 (second half): the certified PLDs of shuffled ε0-LDP randomizers against independent references."""
 import math
+import mpmath   # a dependency of dp_accounting, and of the tests (pyproject's dev extra)
 import numpy as np
 import pytest
 from scipy import stats
@@ -58,7 +59,7 @@ def test_clones_pld_against_direct_sum(n, e0, strong):
         assert lo <= ex*(1 + 1e-9) + 1e-14 and ex <= up*(1 + 1e-9) + 1e-14, (eps, lo, ex, up)
 
 def test_log_binom_half_against_mpmath():
-    mpmath = pytest.importorskip('mpmath'); mpmath.mp.dps = 40
+    mpmath.mp.dps = 40   # conftest.py restores the precision after the test
     rng = np.random.default_rng(1)
     for c in [1, 3, 15, 16, 17, 100, 12345, 10**6, 3*10**8]:
         a = np.unique(np.clip(np.round(c/2 + rng.normal(0, 3, 20)*math.sqrt(c)/2), 0, c)).astype(np.int64)

@@ -1,6 +1,7 @@
 """Checks of Theorem 2 (subsampled shuffle Gaussian) and the shuffled check-in bounds against independent
 evaluations: the WBK formula in mpmath, the full unbounded Eq. 17 sum for small n, and ordering properties."""
-import math
+import math, sys
+from pathlib import Path
 import mpmath as mp
 import numpy as np
 import pytest
@@ -8,7 +9,10 @@ from scipy import stats
 
 from shuffle_privacy.mechanisms.shuffle_gaussian.rdp import shuffle_gaussian_rdp
 from shuffle_privacy.mechanisms.shuffle_gaussian.subsampled import (checkin_rdp_chernoff, checkin_rdp_exact,
-                                                      subsampled_shuffle_gaussian_rdp, _ssg_many_k, ssg_rdp_from_sg_rdp)
+                                                      subsampled_shuffle_gaussian_rdp, _ssg_many_k)
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]/'benchmarks'))
+from bench_shuffle_gaussian import ssg_many_k_one_pass_per_k   # the pre-issue-14 code, the benchmark's baseline
 
 mp.mp.dps = 50
 
@@ -72,22 +76,13 @@ def test_bad_inputs(call, msg):
     with pytest.raises(ValueError) as e: call()
     assert msg in str(e.value), str(e.value)
 
-def _ssg_many_k_one_pass_per_k(orders, ks, gamma, sigma):
-    "The implementation before issue 14: one Theorem 1 pass and one Theorem 2 sum per k."
-    L, o = int(np.max(orders)), np.asarray(orders)
-    rows = []
-    for k in ks:
-        sg = shuffle_gaussian_rdp(np.arange(2, L + 1), int(k), sigma)
-        rows.append(np.minimum(ssg_rdp_from_sg_rdp(o, sg, gamma), sg[o - 2]))
-    return np.array(rows)
-
 @pytest.mark.parametrize('L,ks,gamma,sigma', [
     (30, np.arange(1, 120), 0.1, 1.0), (64, np.arange(1, 300, 7), 0.01, 3.0), (20, np.arange(1, 50), 0.5, 0.2),
     (40, np.array([1, 2, 3, 100, 1000]), 0.001, 50.0), (16, np.arange(1, 40), 0.3, 1e-3),
     (16, np.arange(1, 40), 0.3, 1e5), (12, np.arange(1, 2000, 3), 0.9, 0.7)])
 def test_vectorised_over_k_matches_one_pass_per_k(L, ks, gamma, sigma):
     o = np.unique(np.r_[2, 3, L//2, L, np.arange(2, L + 1, 3)])
-    old, new = _ssg_many_k_one_pass_per_k(o, ks, gamma, sigma), _ssg_many_k(o, ks, gamma, sigma)
+    old, new = ssg_many_k_one_pass_per_k(o, ks, gamma, sigma), _ssg_many_k(o, ks, gamma, sigma)
     np.testing.assert_allclose(new, old, rtol=1e-12, atol=0)
 
 def test_checkin_large_n_is_practical_and_below_the_uncheckedin_curve():

@@ -26,7 +26,9 @@ def mixture_delta_mp(q, s, e):
     rev = mp.quad(lambda z: phi(z)*max(1 - mp.exp(e)*g(z), 0), [-mp.inf, kink(tr)]) if tr > 0 else mp.mpf(0)
     return float(max(fwd, rev))
 
-@pytest.mark.parametrize('n,s', [(4, 0.5), (4, 2.0), (100, 1.0), (100, 5.0)])
+# (4, 0.5): the slowest test of the suite (mpmath quadrature at small sigma, ~3 CPU-min under load): slow only;
+# the same bracketing property runs by default at sigma = 1, 2, 5
+@pytest.mark.parametrize('n,s', [pytest.param(4, 0.5, marks=pytest.mark.slow), (4, 2.0), (100, 1.0), (100, 5.0)])
 def test_m1_is_the_sampled_gaussian(n, s):
     pair = subsampled_shuffle_gaussian_pld(n, 1, noise_multiplier=s, value_discretization_interval=1e-5)
     for e in (0.0, 0.01, 0.1, 0.5):
@@ -132,7 +134,7 @@ def test_get_delta_inverts_get_epsilon():
 
 def test_registered_by_the_top_level_import():
     code = ('import shuffle_privacy as sp; '
-            'a = sp.PldAccountant().compose(sp.ShuffledCheckInEvent(50, 0.2, 3.0)).compose('
+            'a = sp.PldAccountant(value_discretization_interval=1e-3).compose(sp.ShuffledCheckInEvent(50, 0.2, 3.0)).compose('
             'sp.SubsampledShuffleGaussianEvent(50, 5, 3.0)); print(a.get_epsilon(1e-6))')
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout
     assert 0 < float(out) < 10

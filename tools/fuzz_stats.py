@@ -2,8 +2,14 @@
 """`python3 dev.py fuzz`: drive every public function over its declared domain (tests/domains/) and write the fuzz
 statistics that `nbs/08_contract.ipynb` shows: calls, valid answers, refusals for size, contract violations, and how
 many bad inputs raised a ValueError. The same domains and checks as `tests/test_contract.py`, counted instead of
-asserted. Options: `--examples N` (valid calls per function; default: each domain's quick CI budget), `--slow` (include the slow domains)."""
-import argparse, json, sys, time, warnings
+asserted, at each domain's full budget (`Domain.max_examples`; the default pytest run draws fewer).
+
+  python3 dev.py fuzz                        every declared domain, in parallel (about 1-2 minutes on two cores)
+  python3 dev.py fuzz NAME [NAME ...]        only these functions (full dotted names, or any part of them), merged
+                                             into the existing file: entries no longer declared are dropped
+Options: `--examples N` (valid calls per function instead of each domain's budget), `--slow` (include the slow
+domains), `--jobs N` (worker processes; default: up to 2), `--out PATH`."""
+import argparse, json, os, sys, time, warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,7 +45,8 @@ def fuzz_one(f, d, examples, check_result, first_example):
         except ResourceLimitError: c['refused'] += 1
         except Exception as e:
             c['violations'] += 1
-            if len(c['examples_of_violations']) < 3: c['examples_of_violations'].append(f'{type(e).__name__}: {e}'[:200])
+            if len(c['examples_of_violations']) < 3:
+                c['examples_of_violations'].append(f'{type(e).__name__}: {e}'[:200])
     prop()
     for kw in bad_inputs(d, first_example):
         c['bad'] += 1
@@ -51,32 +58,78 @@ def fuzz_one(f, d, examples, check_result, first_example):
         except Exception: pass
     return c
 
+FIELDS = ('calls', 'valid', 'refused', 'violations', 'bad', 'bad_rejected')   # per function, summed in `totals`
+
+def _fuzz_named(job):
+    "Worker: fuzz one declared function by name; returns (name, counts with the seconds it took)."
+    name, examples = job
+    import test_contract as tc
+    from contract_spec import check_result
+    t, d = time.time(), tc.DOMAINS[name]
+    row = fuzz_one(tc.PUBLIC[name], d, examples or d.max_examples, check_result, tc._first_example)
+    row['seconds'] = round(time.time() - t, 3)
+    return name, row
+
+def select(names, patterns):
+    "The declared names matching any pattern (a full dotted name, or a substring of one); all of them if none."
+    if not patterns: return list(names)
+    out = [n for n in names if any(p == n or p in n for p in patterns)]
+    unknown = [p for p in patterns if not any(p == n or p in n for n in names)]
+    if unknown: raise SystemExit(f'fuzz_stats: no declared domain matches {unknown} (see tests/domains/)')
+    return out
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('names', nargs='*', help='only these functions, merged into the existing --out file')
     ap.add_argument('--examples', type=int, default=None)
     ap.add_argument('--slow', action='store_true')
+    ap.add_argument('--jobs', type=int, default=min(os.cpu_count() or 1, 2))
     ap.add_argument('--out', default=str(OUT))
     a = ap.parse_args(argv)
     import test_contract as tc
-    from contract_spec import check_result
-    t0, rows = time.time(), {}
-    names = sorted(n for n, d in tc.DOMAINS.items() if a.slow or not d.slow)
-    for i, name in enumerate(names, 1):
-        t = time.time()
-        d = tc.DOMAINS[name]
-        rows[name] = fuzz_one(tc.PUBLIC[name], d, a.examples or d.max_examples, check_result, tc._first_example)
-        rows[name]['seconds'] = round(time.time() - t, 3)
-        print(f'[{i}/{len(names)}] {name}: {rows[name]["valid"]}/{rows[name]["calls"]} valid, '
-              f'{rows[name]["violations"]} violations ({time.time() - t:.1f}s)', flush=True)
-    tot = {k: sum(r[k] for r in rows.values()) for k in ('calls', 'valid', 'refused', 'violations', 'bad', 'bad_rejected')}
+    out = Path(a.out)
+    declared = sorted(n for n, d in tc.DOMAINS.items() if a.slow or not d.slow)
+    names = select(declared, a.names)
+    rows = {}
+    if a.names and out.exists():     # a partial run: keep the other entries that are still declared
+        rows = {k: v for k, v in json.loads(out.read_text(encoding='utf-8'))['functions'].items() if k in declared}
+    t0, jobs = time.time(), [(n, a.examples) for n in names]
+    if a.jobs > 1 and len(jobs) > 1:
+        import multiprocessing as mp
+        # fork: the workers inherit the imported package and domains (spawn would import them once more per worker);
+        # the slowest functions first, so that no worker is left with a long one at the end
+        ctx = mp.get_context('fork' if 'fork' in mp.get_all_start_methods() else None)
+        jobs.sort(key=lambda j: -_previous_seconds(out, j[0]))
+        with ctx.Pool(a.jobs, maxtasksperchild=None) as pool:
+            for i, (name, row) in enumerate(pool.imap_unordered(_fuzz_named, jobs, chunksize=1), 1):
+                rows[name] = _log(i, len(jobs), name, row)
+    else:
+        for i, job in enumerate(jobs, 1):
+            name, row = _fuzz_named(job); rows[name] = _log(i, len(jobs), name, row)
+    rows = dict(sorted(rows.items()))
+    tot = {k: sum(r[k] for r in rows.values()) for k in FIELDS}
     import shuffle_privacy
     res = dict(version=shuffle_privacy.__version__, date=time.strftime('%Y-%m-%d'),
-               examples=a.examples or 'each domain\'s quick budget',
+               examples=a.examples or "each domain's full budget",
                functions_fuzzed=len(rows), public_functions=len(tc.PUBLIC), exempt=len(tc.EXEMPT),
                slow_domains_skipped=sum(1 for d in tc.DOMAINS.values() if d.slow) if not a.slow else 0,
-               totals=tot, seconds=round(time.time() - t0, 1), functions=rows)
-    Path(a.out).write_text(json.dumps(res, indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
-    print(f'wrote {a.out}: {tot} in {res["seconds"]}s')
+               totals=tot, seconds=round(sum(r['seconds'] for r in rows.values()), 1),   # summed over functions
+               functions=rows)
+    out.write_text(json.dumps(res, indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
+    print(f'wrote {out} ({len(names)} of {len(rows)} functions fuzzed now): {tot} in {time.time() - t0:.0f}s wall; '
+          f'then re-execute the notebook that shows it: python3 dev.py run 08_contract')
     return 1 if tot['violations'] or tot['bad'] != tot['bad_rejected'] else 0
+
+def _previous_seconds(out, name, _cache={}):
+    "How long `name` took in the committed statistics (0 if new): the order in which the workers take the work."
+    if out not in _cache:
+        try: _cache[out] = json.loads(out.read_text(encoding='utf-8'))['functions']
+        except (OSError, ValueError, KeyError): _cache[out] = {}
+    return _cache[out].get(name, {}).get('seconds', 0.0)
+
+def _log(i, n, name, row):
+    print(f'[{i}/{n}] {name}: {row["valid"]}/{row["calls"]} valid, {row["violations"]} violations '
+          f'({row["seconds"]:.1f}s)', flush=True)
+    return row
 
 if __name__ == '__main__': sys.exit(main())

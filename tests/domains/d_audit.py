@@ -36,7 +36,8 @@ DOMAINS = {
     M + 'audit': Domain(
         st.fixed_dictionaries(dict(trials=ints(1, 5000), rng=ints(0, 2**31), delta=st.one_of(st.just(0.0),
                                    probability(1e-300, 0.99)), joint_confidence=probability(1e-3, 0.999)))
-        .map(lambda kw: dict(kw, sample_first=lambda g, t: g.random(t) < 0.9, sample_second=lambda g, t: g.random(t) < 0.1,
+        .map(lambda kw: dict(kw, sample_first=lambda g, t: g.random(t) < 0.9, sample_second=lambda g,
+                             t: g.random(t) < 0.1,
                              detect=lambda o: o, batch=True)),
         kind='any', check=lambda r, kw: 0.0 <= r.epsilon < math.inf and 0 <= r.fp <= r.trials,
         nan_params=('delta', 'joint_confidence'),
@@ -51,7 +52,8 @@ DOMAINS = {
                                         joint_confidence=kw['joint_confidence']))(np.random.default_rng(kw['seed']))),
         kind='finite', nan_params=('delta', 'joint_confidence'),
         invalid=(dict(scores_first=[1.0], scores_second=[1.0, 2.0]), dict(scores_first=[], scores_second=[]),
-                 dict(scores_first=[1.0], scores_second=[0.0], delta=1.0), dict(scores_first=[np.nan], scores_second=[0.0]))),
+                 dict(scores_first=[1.0], scores_second=[0.0], delta=1.0), dict(scores_first=[np.nan],
+                                                                                scores_second=[0.0]))),
 }
 
 EXEMPT = {

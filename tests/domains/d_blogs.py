@@ -58,7 +58,8 @@ DOMAINS = {
                              delta=kw['delta'])), kind='epsilon',
         invalid=(dict(dims=[4], block_sizes=[2], clip=1.0, count=0, delta=1e-5),)),
     M + 'blogs_block_sizes': Domain(
-        st.fixed_dictionaries(dict(dims=st.lists(ints(1, 10**9), min_size=1, max_size=4), target_epsilon=log_uniform(1e-3, 1e6),
+        st.fixed_dictionaries(dict(dims=st.lists(ints(1, 10**9), min_size=1, max_size=4),
+                                   target_epsilon=log_uniform(1e-3, 1e6),
                                    delta=probability(1e-300, 0.99), count=ints(1, 1000), clip=log_uniform(1e-3, 1e3),
                                    warn=st.just(False))).filter(lambda kw: kw['target_epsilon']/kw['count'] > 2e-6), kind='nonneg',
         check=lambda r, kw: all(1 <= b <= max(d, 1) for b, d in zip(r, kw['dims'])) and len(r) == len(kw['dims']),

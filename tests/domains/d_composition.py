@@ -10,7 +10,8 @@ def _kw(eps_lo=0.0, max_count=10**4):
     return fd(dict(epsilon=epsilon, delta=st.one_of(st.just(0.0), probability(1e-300, 1e-3)), count=ints(1, max_count),
                    delta_total=probability(1e-300, 0.5)))
 
-_bad = (dict(epsilon=1.0, delta=1e-6, count=0, delta_total=1e-5), dict(epsilon=-1.0, delta=1e-6, count=5, delta_total=1e-5),
+_bad = (dict(epsilon=1.0, delta=1e-6, count=0, delta_total=1e-5), dict(epsilon=-1.0, delta=1e-6, count=5,
+                                                                       delta_total=1e-5),
         dict(epsilon=1.0, delta=1e-6, count=5, delta_total=0.0))
 DOMAINS = {
     M + 'exact_epsilon': Domain(_kw(max_count=2000), kind='epsilon', max_examples=10, invalid=_bad),

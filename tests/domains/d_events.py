@@ -13,7 +13,8 @@ events = st.one_of(
     st.tuples(probability(1e-12, 1.0), log_uniform(1e-2, 1e4)).map(
         lambda t: dp_accounting.PoissonSampledDpEvent(t[0], dp_accounting.GaussianDpEvent(t[1]))),
     st.tuples(ints(1, 10**9), log_uniform(0.05, 1e4)).map(
-        lambda t: dp_accounting.SampledWithoutReplacementDpEvent(t[0], max(1, t[0]//7), dp_accounting.GaussianDpEvent(t[1]))),
+        lambda t: dp_accounting.SampledWithoutReplacementDpEvent(t[0], max(1, t[0]//7),
+                                                                 dp_accounting.GaussianDpEvent(t[1]))),
 )
 
 def _integer_gaussian(o): return np.asarray(o, float)/2.0
@@ -23,7 +24,8 @@ DOMAINS = {
                                invalid=(dict(orders=[1.0]), dict(orders=[[2.0, 3.0]]), dict(orders=[])), nan_params=()),
     M + 'monotone_envelope': Domain(st.integers(1, 8).flatmap(lambda k: st.fixed_dictionaries(dict(
         orders=st.lists(log_uniform(1.0001, 1e6), min_size=k, max_size=k).map(np.array),
-        rdp=st.lists(log_uniform(1e-300, 1e300), min_size=k, max_size=k).map(np.array)))), kind='nonneg', nan_params=()),
+        rdp=st.lists(log_uniform(1e-300, 1e300), min_size=k,
+                     max_size=k).map(np.array)))), kind='nonneg', nan_params=()),
     M + 'rdp_of': Domain(st.fixed_dictionaries(dict(event=events, orders=orders(1 + 1e-9, 1e5))), kind='rdp',
                          invalid=(dict(event=dp_accounting.GaussianDpEvent(1.0), orders=[0.5]),
                                   dict(event=dp_accounting.GaussianDpEvent(1.0), orders=[math.nan]),

@@ -14,7 +14,8 @@ DOMAINS = {
                                    sensitivity=log_uniform(1e-5, 1e5),
                                    calibration=st.sampled_from(['classic', 'analytic']))),
         kind='epsilon',
-        invalid=(dict(delta0=0.0, sigma=1.0), dict(delta0=0.1, sigma=0.0), dict(delta0=0.1, sigma=1.0, calibration='x'))),
+        invalid=(dict(delta0=0.0, sigma=1.0), dict(delta0=0.1, sigma=0.0), dict(delta0=0.1, sigma=1.0,
+                                                                                calibration='x'))),
     M + 'clones_gaussian_epsilon': Domain(
         st.fixed_dictionaries(dict(n=ints(1, 10**12), sigma=log_uniform(1e-3, 1e10), delta_total=probability(1e-200, 0.5),
                                    count=ints(1, 100), grid=st.just(20))),
@@ -29,7 +30,8 @@ DOMAINS = {
         st.fixed_dictionaries(dict(n=ints(1, 10**9), probability=probability(1e-6, 1.0), sigma=log_uniform(1e-2, 1e6),
                                    delta=probability(1e-100, 0.5), grid=st.just(20))),
         kind='nonneg', max_examples=10,
-        invalid=(dict(n=0, probability=0.1, sigma=1.0, delta=1e-5), dict(n=10, probability=0.1, sigma=0.0, delta=1e-5))),
+        invalid=(dict(n=0, probability=0.1, sigma=1.0, delta=1e-5), dict(n=10, probability=0.1, sigma=0.0,
+                                                                         delta=1e-5))),
     M + 'baseline_checkin_epsilon': Domain(
         st.fixed_dictionaries(dict(n=ints(1, 10**9), probability=probability(1e-6, 1.0), sigma=log_uniform(1e-2, 1e6),
                                    count=ints(1, 10**4), delta_total=probability(1e-100, 0.5), n_split=st.just(3),

@@ -55,7 +55,8 @@ DOMAINS = {
         st.tuples(_smooth(), _eps, _pos, _pos, _pos).map(lambda t: dict(t[0], epsilon=t[1], L=t[2], sigma=t[3],
                                                                          diameter=t[4])),
         kind='probability', check=_constants_ok,
-        invalid=(dict(epsilon=-1.0, L=1.0, sigma=1.0, diameter=1.0, **_BETA), dict(epsilon=1.0, L=0.0, sigma=1.0, diameter=1.0,
+        invalid=(dict(epsilon=-1.0, L=1.0, sigma=1.0, diameter=1.0, **_BETA), dict(epsilon=1.0, L=0.0, sigma=1.0,
+                                                                                   diameter=1.0,
                  **_BETA), dict(epsilon=1.0, L=1.0, sigma=0.0, diameter=1.0, **_BETA),
                  dict(epsilon=1.0, L=1.0, sigma=1.0, diameter=-1.0, **_BETA))),
     M + 'laplace_constants': Domain(
@@ -63,7 +64,8 @@ DOMAINS = {
             lambda t: dict(t[0], epsilon=t[1], L=t[2], v=t[3], a=t[4], b=t[4] + t[5]*max(1.0, abs(t[4])))).filter(
             lambda kw: kw['b'] > kw['a']),
         kind='probability', check=_constants_ok,
-        invalid=(dict(epsilon=1.0, L=1.0, v=1.0, a=1.0, b=1.0, **_BETA), dict(epsilon=1.0, L=1.0, v=0.0, a=0.0, b=1.0, **_BETA),
+        invalid=(dict(epsilon=1.0, L=1.0, v=1.0, a=1.0, b=1.0, **_BETA), dict(epsilon=1.0, L=1.0, v=0.0, a=0.0, b=1.0,
+                                                                              **_BETA),
                  dict(epsilon=-1.0, L=1.0, v=1.0, a=0.0, b=1.0, **_BETA))),
     M + 'shuffled_delta': Domain(
         st.fixed_dictionaries(dict(A=_frac, B=_contraction(), n=_n)), kind='delta', nan_params=('A',),
@@ -84,11 +86,13 @@ DOMAINS = {
         kind='probability', nan_params=('A',), max_examples=15,
         invalid=(dict(A=0.5, B=0.5, n=3, i=4), dict(A=0.5, B=0.5, n=3, n_perm=1), dict(A=0.5, B=0.5, n=3, rng='x'))),
     M + 'lemma8_leading': Domain(
-        st.fixed_dictionaries(dict(epsilon=_eps, c=_pos, sigma=st.one_of(_pos, st.lists(_pos, min_size=1, max_size=4)))),
+        st.fixed_dictionaries(dict(epsilon=_eps, c=_pos, sigma=st.one_of(_pos, st.lists(_pos, min_size=1,
+                                                                                        max_size=4)))),
         kind='nonneg', invalid=(dict(epsilon=-1.0, c=1.0, sigma=1.0), dict(epsilon=1.0, c=0.0, sigma=1.0),
                                 dict(epsilon=1.0, c=1.0, sigma=[1.0, 0.0]))),
     M + 'lemma8_remainder': Domain(
-        st.fixed_dictionaries(dict(epsilon=_eps, c=_pos, sigma=st.one_of(_pos, st.lists(_pos, min_size=1, max_size=4)))),
+        st.fixed_dictionaries(dict(epsilon=_eps, c=_pos, sigma=st.one_of(_pos, st.lists(_pos, min_size=1,
+                                                                                        max_size=4)))),
         kind='finite', invalid=(dict(epsilon=-1.0, c=1.0, sigma=1.0), dict(epsilon=1.0, c=1.0, sigma=-1.0))),
     M + 'lambertw_exp': Domain(
         st.fixed_dictionaries(dict(y=st.one_of(st.floats(-1e300, 1e300), st.lists(st.floats(-1e300, 1e300),

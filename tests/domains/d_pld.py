@@ -10,7 +10,8 @@ def _check_pair(pair, kw):
 
 events = st.one_of(log_uniform(0.05, 1e3).map(dp_accounting.GaussianDpEvent),
                    log_uniform(0.05, 1e3).map(dp_accounting.LaplaceDpEvent),
-                   st.tuples(probability(1e-3, 1.0), ints(2, 1000)).map(lambda t: dp_accounting.RandomizedResponseDpEvent(*t)))
+                   st.tuples(probability(1e-3, 1.0), ints(2,
+                                                          1000)).map(lambda t: dp_accounting.RandomizedResponseDpEvent(*t)))
 DOMAINS = {
     'shuffle_privacy.accounting.pld.pld_of': Domain(
         st.fixed_dictionaries(dict(event=events, value_discretization_interval=log_uniform(1e-3, 1e-2))),

@@ -47,7 +47,8 @@ def _calibrated(which):
 
 _GEO = dict(eta=0.1, beta=1.0, rho=0.5)
 _GAU = lambda: st.tuples(_smooth(), _eps, log_uniform(1e-20, 1e20), log_uniform(1e-20, 1e20), probability(1e-100, 0.99),
-                         ints(1, 10**12)).map(lambda t: dict(t[0], epsilon=t[1], L=t[2], diameter=t[3], delta=t[4], n=t[5]))
+                         ints(1, 10**12)).map(lambda t: dict(t[0], epsilon=t[1], L=t[2], diameter=t[3], delta=t[4],
+                                                             n=t[5]))
 
 DOMAINS = {
     M + 'fit_rate': Domain(_fit_rate(), kind='finite', nan_params=(),
@@ -56,8 +57,10 @@ DOMAINS = {
                                     dict(n=[1.0, 2.0, 3.0], gap=[1.0, 2.0]), dict(n=[0.0, 2.0], gap=[1.0, 2.0]))),
     M + 'laplace_online_log_integral': Domain(
         _lap_integral(), kind='finite', check=lambda r, kw: r <= 0 or (_ for _ in ()).throw(AssertionError(r)),
-        invalid=(dict(T=0.5, epsilon=1.0, alpha=2.0, C1=1.0, C2=2.0), dict(T=1.0, epsilon=1.0, alpha=1.0, C1=1.0, C2=2.0),
-                 dict(T=1.0, epsilon=1.0, alpha=2.0, C1=10.0, C2=0.0), dict(T=1.0, epsilon=-1.0, alpha=2.0, C1=1.0, C2=2.0))),
+        invalid=(dict(T=0.5, epsilon=1.0, alpha=2.0, C1=1.0, C2=2.0), dict(T=1.0, epsilon=1.0, alpha=1.0, C1=1.0,
+                                                                           C2=2.0),
+                 dict(T=1.0, epsilon=1.0, alpha=2.0, C1=10.0, C2=0.0), dict(T=1.0, epsilon=-1.0, alpha=2.0, C1=1.0,
+                                                                            C2=2.0))),
     M + 'delta_star_c_closed_form': Domain(
         st.fixed_dictionaries(dict(d=probability(1e-300, 1.0 - 1e-16))), kind='finite',
         check=lambda r, kw: math.isclose(-math.expm1(-r)/r, kw['d'], rel_tol=1e-9) or (_ for _ in ()).throw(

@@ -17,7 +17,8 @@ DOMAINS = {
     M + 'shuffle_gaussian_delta_bounds': Domain(st.fixed_dictionaries(dict(
         num_users=ints(1, 10**9), noise_multiplier=log_uniform(0.05, 1e4),
         epsilon=st.one_of(log_uniform(1e-12, 50.0), st.just(0.0)))), kind='delta', check=_ordered, max_examples=8,
-        invalid=(dict(num_users=0, noise_multiplier=3.0, epsilon=0.1), dict(num_users=10, noise_multiplier=0.04, epsilon=0.1),
+        invalid=(dict(num_users=0, noise_multiplier=3.0, epsilon=0.1), dict(num_users=10, noise_multiplier=0.04,
+                                                                            epsilon=0.1),
                  dict(num_users=10, noise_multiplier=3.0, epsilon=-1.0))),
     M + 'shuffle_gaussian_pld': Domain(st.fixed_dictionaries(dict(
         num_users=ints(1, 10**9), noise_multiplier=log_uniform(0.05, 1e4),

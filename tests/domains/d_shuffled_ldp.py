@@ -20,7 +20,8 @@ def _blanket_eps_ok(r, kw):
     from shuffle_privacy.mechanisms.shuffled_ldp.pld import blanket_delta
     assert r <= kw['local_epsilon']
     extra = {k: kw[k] for k in ('k', 'bound', 'mechanism') if k in kw}
-    assert r == kw['local_epsilon'] or blanket_delta(r, n=kw['n'], local_epsilon=kw['local_epsilon'], **extra) <= kw['delta']
+    assert r == kw['local_epsilon'] or blanket_delta(r, n=kw['n'], local_epsilon=kw['local_epsilon'],
+                                                     **extra) <= kw['delta']
 
 DOMAINS = {
     M + 'clone_pair_pld': Domain(st.fixed_dictionaries(

@@ -28,7 +28,8 @@ def _check_params(r, kw):
 
 DOMAINS = {
     M + 'p1d_params': Domain(
-        st.fixed_dictionaries(dict(n=ints(1, 10**12), epsilon=log_uniform(1e-3, 15.0), delta=_delta)).filter(_params_ok),
+        st.fixed_dictionaries(dict(n=ints(1, 10**12), epsilon=log_uniform(1e-3, 15.0),
+                                   delta=_delta)).filter(_params_ok),
         kind='nonneg', check=_check_params,
         invalid=(dict(n=0, epsilon=1.0, delta=1e-6), dict(n=10, epsilon=0.0, delta=1e-6), dict(n=10, epsilon=16.0, delta=1e-6),
                  dict(n=10, epsilon=1.0, delta=0.5), dict(n=10, epsilon=1.0, delta=0.0), dict(n=101, epsilon=1e-300, delta=1e-9),
@@ -70,12 +71,14 @@ DOMAINS = {
         invalid=(dict(x=[0.5], g=0, b=3, p=0.5, Delta=1.0),)),
     M + 'two_sample_chi2': Domain(
         st.fixed_dictionaries(dict(a=st.lists(st.integers(-10**6, 10**6), min_size=1, max_size=50),
-                                   b=st.lists(st.integers(-10**6, 10**6), min_size=1, max_size=50))), kind='probability',
+                                   b=st.lists(st.integers(-10**6, 10**6), min_size=1,
+                                              max_size=50))), kind='probability',
         invalid=(dict(a=[0.5], b=[1]), dict(a=[1], b=[1], min_expected=0.0))),
     M + 'p1d_robust_epsilon': Domain(
         st.fixed_dictionaries(dict(epsilon=log_uniform(1e-200, 1.0), honest_fraction=st.floats(1/3, 1.0), g=ints(3, 10**9),
                                    Delta=_Delta)), kind='epsilon',
-        invalid=(dict(epsilon=2.0, honest_fraction=0.5, g=3, Delta=1.0), dict(epsilon=0.5, honest_fraction=0.2, g=3, Delta=1.0),
+        invalid=(dict(epsilon=2.0, honest_fraction=0.5, g=3, Delta=1.0), dict(epsilon=0.5, honest_fraction=0.2, g=3,
+                                                                              Delta=1.0),
                  dict(epsilon=0.5, honest_fraction=0.5, g=2, Delta=1.0))),
     M + 'p1d_robust_sum': Domain(
         st.fixed_dictionaries(dict(u=_x, g=_g, b=_b, p=_p, Delta=_Delta, rng=ints(0, 2**31), seed=ints(0, 99)))
@@ -85,7 +88,8 @@ DOMAINS = {
     M + 'pvec_params': Domain(
         st.fixed_dictionaries(dict(n=ints(1, 10**12), d=ints(1, 10**6), epsilon=log_uniform(0.05, 15.0),
                                    delta=log_uniform(1e-100, 0.49), Delta2=_Delta)), kind='nonneg',
-        invalid=(dict(n=1, d=0, epsilon=1.0, delta=1e-6, Delta2=1.0), dict(n=1, d=1, epsilon=1.0, delta=1e-6, Delta2=0.0))),
+        invalid=(dict(n=1, d=0, epsilon=1.0, delta=1e-6, Delta2=1.0), dict(n=1, d=1, epsilon=1.0, delta=1e-6,
+                                                                           Delta2=0.0))),
     M + 'pvec_variance_bound': Domain(
         st.fixed_dictionaries(dict(d=ints(1, 10**12), epsilon=log_uniform(1e-300, 15.0), delta=_delta,
                                    Delta2=log_uniform(1e-100, 1e100))), kind='nonneg',
