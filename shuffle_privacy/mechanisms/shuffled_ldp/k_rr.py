@@ -10,7 +10,7 @@ __all__ = ['binomial_window', 'krr_clone_probability', 'clones_log_moment', 'Shu
 import dataclasses, functools, math
 import numpy as np
 from scipy import special
-from ...core import check_int, check_real, check_array, logsumexp, ResourceLimitError
+from ...core import check_int, check_real, check_array, logsumexp, progress, ResourceLimitError
 from ...accounting.events import Event, rdp_of, rdp_from_integer_orders
 from ...accounting.pld import pld_of
 from ...accounting.pld_build import U, check_interval, rounded_pmf, dominate, pair_from_pmfs, PldPair
@@ -74,8 +74,8 @@ def _krr_windows(n, e0, log_tail, chunk=64):
     h = math.sqrt(max(math.log(2) - log_tail, 0.0)/2)                     # Hoeffding: |A - c/2| <= h sqrt(c)
     lC = lambda c: (special.gammaln(n*1.0) - special.gammaln(c + 1.0) - special.gammaln(n - c*1.0)
                     + special.xlogy(c, p) + special.xlog1py(n - 1 - c, -p))
-    def gen():
-        for start in range(c_lo, c_hi + 1, chunk):
+    def gen():                                                           # a counter if it takes long (large n)
+        for start in progress(range(c_lo, c_hi + 1, chunk), desc='clones pair: chunks of c'):
             c = np.arange(start, min(start + chunk, c_hi + 1))[:, None].astype(float)
             u0 = max(int(math.floor(c.min()/2 - h*math.sqrt(c.min()))), 0)
             u1 = min(int(math.ceil(c.max()/2 + h*math.sqrt(c.max()))) + 1, c_hi + 1)
