@@ -190,7 +190,7 @@ def _too_many(span, d, limit=5*10**6):
 
 def rounded_pmf(loss:np.ndarray, # privacy losses (finite ones are used)
                 mass:np.ndarray, # their masses >= 0
-                d:float, # grid
+                *, d:float, # grid
                 up:bool, # True: losses rounded up (dominating PMF); False: rounded down (dominated)
                 lmin:float, # losses below it are raised to it (up) or dropped (down)
                )->dict: # grid index -> mass
@@ -437,7 +437,7 @@ def _dp_factors(pld, d):
         else:
             ks = sorted(pmf._loss_probs) or [0]; lo = ks[0]; p = np.zeros(ks[-1] - lo + 1)
             for k, v in pmf._loss_probs.items(): p[k - lo] = v
-        out.append((Factor(p, lo, float(pmf._infinity_mass), pmf._discretization),))
+        out.append((Factor(p, lo, pinf=float(pmf._infinity_mass), d=pmf._discretization),))
     return tuple(out)
 
 def _dp_pld(fs, upper):
@@ -511,7 +511,7 @@ def _tilted(self, side, i, eps_hint):
     key = (side, i, round(eps_hint/self.d))
     if key not in self._cache:
         if len(self._cache) > 16: self._cache.clear()
-        self._cache[key] = Tilted(list(self.factors[side][i]), key[2]*self.d, side == 0, self.fft_budget)
+        self._cache[key] = Tilted(list(self.factors[side][i]), key[2]*self.d, upper=side == 0, fft_budget=self.fft_budget)
     return self._cache[key]
 
 def _eps_hint(self, i, delta):
@@ -551,13 +551,13 @@ PldPair.delta_bounds, PldPair.epsilon_bounds, PldPair.points = _delta_bounds, _e
 # %% ../../nbs/04a_pld_build.ipynb #594ea39e
 def pair_from_pmfs(up:list, # per direction (remove[, add]): (masses, i0, inf mass) of a PMF that dominates
                    lo:list, # the same for PMFs that are dominated by the mechanism's
-                   d:float, # grid
+                   *, d:float, # grid
                    lower_certified:bool=True, # False: `lo` bounds a dominating pair, not the mechanism
                   )->PldPair:
     "A certified `PldPair` from PMFs whose dominance the caller has proven (one direction if both are equal)."
     d = check_interval(d)
     if len(up) not in (1, 2) or len(lo) not in (1, 2): raise ValueError('up and lo need 1 or 2 directions')
-    mk = lambda side: tuple((Factor(np.asarray(p, float), i0, pinf, d),) for p, i0, pinf in side)
+    mk = lambda side: tuple((Factor(np.asarray(p, float), i0, pinf=pinf, d=d),) for p, i0, pinf in side)
     return PldPair(factors=(mk(up), mk(lo)), lower_certified=lower_certified)
 
 def gaussian_pair(sigma:float, # noise multiplier σ > 0 (sensitivity 1)
@@ -566,4 +566,4 @@ def gaussian_pair(sigma:float, # noise multiplier σ > 0 (sensitivity 1)
     "The certified `PldPair` of the Gaussian mechanism: quadrature connect-the-dots (upper), buckets (lower)."
     s = check_positive('sigma', sigma); d = check_interval(d)
     _too_many(24.0/s, d)
-    return pair_from_pmfs([gaussian_upper_pmf(1/s, d)], [gaussian_lower_pmf(1/s, d)], d)
+    return pair_from_pmfs([gaussian_upper_pmf(1/s, d)], [gaussian_lower_pmf(1/s, d)], d=d)

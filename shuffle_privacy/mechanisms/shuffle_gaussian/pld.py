@@ -420,10 +420,10 @@ def shuffle_gaussian_pld(num_users:int, # n >= 1
     lU, pU, qU, zU = _loss_parts(U, n)
     lmin = loss_floor(float(np.max(lU[np.isfinite(lU) & (qU > 0)])))
     lF, pF, _, _ = _loss_parts(F, n); lR, _, qR, zR = _loss_parts(R, n)
-    up = [(*_as_array(rounded_pmf(lU, pU, d, True, lmin)), min(U.exc/n, 1.0)),
-          (*_as_array(rounded_pmf(-lU, qU, d, True, lmin)), zU)]
-    lo = [(*_as_array(rounded_pmf(lF, pF, d, False, lmin)), 0.0), (*_as_array(rounded_pmf(-lR, qR, d, False, lmin)), zR)]
-    return pair_from_pmfs(up, lo, d)
+    up = [(*_as_array(rounded_pmf(lU, pU, d=d, up=True, lmin=lmin)), min(U.exc/n, 1.0)),
+          (*_as_array(rounded_pmf(-lU, qU, d=d, up=True, lmin=lmin)), zU)]
+    lo = [(*_as_array(rounded_pmf(lF, pF, d=d, up=False, lmin=lmin)), 0.0), (*_as_array(rounded_pmf(-lR, qR, d=d, up=False, lmin=lmin)), zR)]
+    return pair_from_pmfs(up, lo, d=d)
 
 @pld_of.register
 def _(event:ShuffleGaussianEvent, value_discretization_interval):
