@@ -36,8 +36,8 @@ def test_compose_type_and_count(A):
 def test_swap_proof_signatures():
     with pytest.raises(TypeError): PldAccountant(1e-4)                       # the grid is not the first parameter
     with pytest.raises(TypeError): RdpAccountant(NR.REPLACE_ONE)             # neither is the relation for RDP
-    with pytest.raises(TypeError): RdpAccountant(None, NR.REPLACE_ONE, max_order=2**14)   # max_order is keyword-only
-    with pytest.raises(TypeError): PldAccountant(NR.REPLACE_ONE, None, rtol=0.01)    # rtol is keyword-only
+    with pytest.raises(TypeError): RdpAccountant(None, NR.REPLACE_ONE, 2**14)   # max_order is keyword-only
+    with pytest.raises(TypeError): PldAccountant(NR.REPLACE_ONE, None, 0.01)    # rtol is keyword-only
     acc = PldAccountant(NR.REPLACE_ONE, 1e-3)                                  # dp_accounting's order
     assert acc.neighboring_relation == NR.REPLACE_ONE and acc._d == 1e-3
 
@@ -148,10 +148,11 @@ def test_refinement_stops_when_the_lower_end_is_not_certified():
     assert len(acc._fine) <= 2
 
 def test_refinement_keeps_the_coarser_interval_past_the_memory_budget():
-    "P1DEvent(100, 1, 10, 0.5) at ε = 1 used to try 12.9 GiB on a finer grid; now it keeps the certified interval."
+    "P1DEvent(100, 1, 10, 0.5) at ε = 1 used to try 12.9 GiB on a finer grid; now it stays bounded, and the adaptive\n    interval is never looser than the coarse grid's (the certified composition of 04a refines it within budget)."
     acc = PldAccountant().compose(sp.P1DEvent(100, 1, b=10, p=0.5))
     t = time.monotonic()
     lo, up = acc.get_delta_bounds(1.0)
     assert time.monotonic() - t < 30 and 0.0 <= lo <= up <= 1e-13
     coarse = PldAccountant(value_discretization_interval=1e-4).compose(sp.P1DEvent(100, 1, b=10, p=0.5))
-    assert coarse.get_delta_bounds(1.0)[1] == up
+    c_lo, c_up = coarse.get_delta_bounds(1.0)
+    assert up <= c_up and lo <= c_up and c_lo <= up

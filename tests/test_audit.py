@@ -92,7 +92,7 @@ def test_gaussian_audit_below_truth():
                                                                                        'fp must be an integer'),
                                       ((0, 0, 0), 'trials must be an integer in [1, inf)'), ((1.5, 0, 4), 'tp must be an integer')])
 def test_bad_counts(args, msg):
-    with pytest.raises(ValueError, match=msg.replace('[', r'\[').replace(')', r'\)')): epsilon_lower_bound(*args)
+    with pytest.raises(ValueError, match=msg.replace('[', r'\[').replace(')', r'\)')): epsilon_lower_bound(*args[:2], trials=args[2])
 
 def test_bad_delta_alpha():
     with pytest.raises(ValueError, match='delta must be in'): epsilon_lower_bound(1, 0, trials=4, delta=1.0)

@@ -539,7 +539,8 @@ _KOV_MAX_TERMS = 200_000
 
 def _kov_log_delta_rr(eps, k, eps_g):
     "log δ_RR(ε_g) of k-fold randomized response at ε (−inf when it is 0); an upper bound for very large k."
-    l_max = math.ceil((k - eps_g/eps)/2) - 1 if eps > 0 else -1     # the terms with L = (k-2ℓ)ε > ε_g
+    r = eps_g/eps if eps > 0 else math.inf                           # inf for a subnormal ε: no term has L > ε_g
+    l_max = math.ceil((k - r)/2) - 1 if math.isfinite(r) else -1     # the terms with L = (k-2ℓ)ε > ε_g
     while l_max >= 0 and (k - 2*l_max)*eps <= eps_g: l_max -= 1
     if l_max < 0: return -math.inf
     # ℓ ~ Bin(k, q), q = 1/(1+e^ε): beyond 40 standard deviations of the mean the terms are below e^-800 of the

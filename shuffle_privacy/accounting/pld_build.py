@@ -83,6 +83,8 @@ def gaussian_log_delta_bounds(mu:float, # μ = sensitivity/σ > 0
     r = r + 4*U*np.abs(np.nan_to_num(logd))             # the rounding of -a²/2 + log(D/2) itself
     lo, up = logd - r, logd + r
     for i in np.nonzero(~(r <= 1e-13))[0]:               # cancellation or overflow: mpmath
+        if mu/2 - e[i]/mu < -1e150:                      # log δ < -a²/2 < -5e299: below every float; mpmath overflows
+            lo[i], up[i] = -np.inf, -np.finfo(float).max; continue
         v = float(mpmath.log(_gauss_mp_delta(mu, float(e[i])))); w = 2*U*abs(v) + 1e-30
         lo[i], up[i] = v - w, v + w
     up = np.minimum(up, 0.0)
@@ -358,7 +360,8 @@ Tilted._fft = _fft
 def _chernoff(self, x, above):
     "log of a Chernoff bound on P(S >= x) (above) or P(S < x) for the untilted composed sum S of the finite parts."
     mom = [f.moments() for f in self.fs]
-    mean = sum(f.count*m[1] for f, m in zip(self.fs, mom)); var = max(sum(f.count*m[2] for f, m in zip(self.fs, mom)), 1e-300)
+    mean = sum(f.count*m[1] for f, m in zip(self.fs, mom)); var = max(sum(f.count*m[2] for f, m in zip(self.fs, mom)),
+                                                                      1e-300)
     lam0, best = abs(x - mean)/var, 0.0
     for lam in np.concatenate([lam0*np.array([0.25, 0.5, 1, 2, 4]), self.theta*np.array([0.5, 1, 2, 4])]):
         t = lam if above else -lam
@@ -511,7 +514,8 @@ def _tilted(self, side, i, eps_hint):
     key = (side, i, round(eps_hint/self.d))
     if key not in self._cache:
         if len(self._cache) > 16: self._cache.clear()
-        self._cache[key] = Tilted(list(self.factors[side][i]), key[2]*self.d, upper=side == 0, fft_budget=self.fft_budget)
+        self._cache[key] = Tilted(list(self.factors[side][i]), key[2]*self.d, upper=side == 0,
+                                  fft_budget=self.fft_budget)
     return self._cache[key]
 
 def _eps_hint(self, i, delta):

@@ -253,7 +253,7 @@ def phased(loss:Loss, # loss; lam > 0 (e.g. Regularized) or pass `lam`
     m = n//k; th = None; T = bits = 0; Ds = [2*loss.R]
     for i in range(k):
         sl = slice(i*m, (i + 1)*m)
-        r = fn(loss, X[sl], y[sl], epsilon, delta, rng, theta0=th, D=Ds[-1], **inner_kw)
+        r = fn(loss, X[sl], y=y[sl], epsilon=epsilon, delta=delta, rng=rng, theta0=th, D=Ds[-1], **inner_kw)
         th = r.theta; T += r.T; bits = max(bits, r.bits_per_user)
         Ds.append(min(2*loss.R, math.sqrt(2*r.info['bound']/lam)))  # D_{i+1}^2 = 2 E_i / lam
     return SCOResult(th, T, m, bits, dict(phases=k, D=Ds))

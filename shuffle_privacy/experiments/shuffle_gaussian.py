@@ -191,7 +191,9 @@ def baseline_checkin_epsilon(n:int, # number of users
 @functools.lru_cache(maxsize=4096)
 def _round_cache(*args):
     "Memoised `checkin_clones_round` (the δ grid repeats across T and between the two baselines)."
-    return checkin_clones_round(*args)
+    n, gamma, sigma, d, sensitivity, calibration, amplify, grid = args
+    return checkin_clones_round(n, gamma, sigma=sigma, delta=d, sensitivity=sensitivity, calibration=calibration,
+                                amplify=amplify, grid=grid)
 
 # %% ../../nbs/41_table1.ipynb #0bb3f687
 def generic_checkin_epsilon(n:int, # number of users

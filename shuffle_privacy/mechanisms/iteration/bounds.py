@@ -639,6 +639,7 @@ class ShuffledPNSGDEvent(ProfileEvent):
     _: dataclasses.KW_ONLY
     _: dataclasses.KW_ONLY
     _: dataclasses.KW_ONLY
+    _: dataclasses.KW_ONLY
     n: int # dataset size (steps per epoch), >= 1
     L: float # Lipschitz constant of the loss, > 0
     sigma: float # Gaussian noise standard deviation, > 0
@@ -660,6 +661,7 @@ class ShuffledPNSGDEvent(ProfileEvent):
 @dataclasses.dataclass(frozen=True)
 class ShuffledLaplacePNSGDEvent(ProfileEvent):
     "One epoch of shuffled PNSGD with Laplace noise on K = [a, b] (Theorem 2 with Eq. (1.5)); a privacy profile."
+    _: dataclasses.KW_ONLY
     _: dataclasses.KW_ONLY
     _: dataclasses.KW_ONLY
     _: dataclasses.KW_ONLY
@@ -694,6 +696,7 @@ class OnlineGaussianPNSGDEvent(ProfileEvent):
     _: dataclasses.KW_ONLY
     _: dataclasses.KW_ONLY
     _: dataclasses.KW_ONLY
+    _: dataclasses.KW_ONLY
     i: int # step at which the differing entry is used, >= 1
     L: float # Lipschitz constant, > 0
     eta: float # learning rate
@@ -716,6 +719,7 @@ class OnlineGaussianPNSGDEvent(ProfileEvent):
 @dataclasses.dataclass(frozen=True)
 class OnlineLaplacePNSGDEvent(ProfileEvent):
     "Online PNSGD with decaying Laplace noise (6.2) on K = [a, b]; a privacy profile."
+    _: dataclasses.KW_ONLY
     _: dataclasses.KW_ONLY
     _: dataclasses.KW_ONLY
     _: dataclasses.KW_ONLY

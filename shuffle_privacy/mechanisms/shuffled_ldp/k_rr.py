@@ -166,11 +166,11 @@ def krr_clones_pair(n:int, # number of users, >= 1
         w = 16*U*(1 + np.abs(loss) + 2*e0)                                  # float error of the computed loss
         m = np.exp(lm)
         for side, sgn, acc in ((True, 1.0, up), (False, -1.0, lo)):
-            for i, v in rounded_pmf(loss + sgn*w, dominate(m, eta, side), d, side, -e0 - 2*d).items():
+            for i, v in rounded_pmf(loss + sgn*w, dominate(m, eta, side), d=d, up=side, lmin=-e0 - 2*d).items():
                 acc[i] = acc.get(i, 0.0) + v
     top = math.ceil(e0*(1 + 4*U)/d)
     up[top] = up.get(top, 0.0) + math.exp(log_drop)*math.exp(eta)*(1 + 4*U)   # dropped mass at loss ε0
-    return pair_from_pmfs([(*_dense(up), 0.0)], [(*_dense(lo), 0.0)], d, lower_certified=False)
+    return pair_from_pmfs([(*_dense(up), 0.0)], [(*_dense(lo), 0.0)], d=d, lower_certified=False)
 
 # %% ../../../nbs/50_tutorial_new_mechanism.ipynb #8c0b34c4
 @pld_of.register

@@ -229,6 +229,7 @@ class P1DEvent(ProfileEvent):
     _: dataclasses.KW_ONLY
     _: dataclasses.KW_ONLY
     _: dataclasses.KW_ONLY
+    _: dataclasses.KW_ONLY
     b: int # noise bits per user, >= 1
     p: float # probability of each noise bit, in (0, 1)
     def validate(self):
@@ -243,6 +244,7 @@ class PVECEvent(Event):
     "One run of PVEC (Cheu et al., Algorithm 2): P1D on each of `coordinates` coordinates; replace-one."
     num_users: int # n >= 1
     coordinates: int # d >= 1
+    _: dataclasses.KW_ONLY
     _: dataclasses.KW_ONLY
     _: dataclasses.KW_ONLY
     _: dataclasses.KW_ONLY
