@@ -47,6 +47,10 @@ class Randomizer:
         "True when β = tanh(ε0/2): the variation-ratio pair at the worst input pair has no neutral part (γ = 0)."
         e0 = check_local_epsilon(local_epsilon)
         return self._beta(e0) >= math.tanh(e0/2)*(1 - 1e-12)
+    def uniform_pairs(self)->bool:
+        "True when every pair of distinct inputs has TV exactly β and ratio p (by symmetry of the randomizer)."
+        return self._uniform
+    _uniform = False
     def _beta(self, e0): raise NotImplementedError
     def _gamma(self, e0): return None
 
@@ -66,6 +70,7 @@ def generic()->Randomizer:
 class KRR(Randomizer):
     "k-ary randomized response at ε0: x w.p. e^ε0/(e^ε0+k-1), each other value w.p. 1/(e^ε0+k-1)."
     k: int # alphabet size, >= 2
+    _uniform = True          # every two rows differ in the same way
     def __post_init__(self): object.__setattr__(self, 'k', check_int('k', self.k, lo=2))
     def _beta(self, e0): return -math.expm1(-e0)/(1 + (self.k - 1)*math.exp(-e0))   # (e^ε0-1)/(e^ε0+k-1)
     def _gamma(self, e0): return self.k*math.exp(-e0)/(1 + (self.k - 1)*math.exp(-e0))
@@ -105,6 +110,7 @@ class SubsetSelection(Randomizer):
     "k-subset selection on d values: P(S | x) ∝ e^ε0 if x ∈ S else 1."
     d: int # domain size, >= 2
     k: int # subset size, 1 <= k <= d-1
+    _uniform = True          # symmetric under permutations of [d]
     def __post_init__(self):
         object.__setattr__(self, 'd', check_int('d', self.d, lo=2))
         object.__setattr__(self, 'k', check_int('k', self.k, lo=1, hi=self.d - 1))
@@ -137,6 +143,7 @@ class HadamardResponse(Randomizer):
     K: int # output size, >= 2
     s: int # set size, 1 <= s <= K-1 (Hadamard: K a power of 2, s = K/2)
     disjoint: bool = False # True: the sets of two inputs are disjoint (multi-block variant); then s <= K/2
+    _uniform = True          # Hadamard rows: every two share exactly half their set; disjoint: every two are disjoint
     def __post_init__(self):
         object.__setattr__(self, 'K', check_int('K', self.K, lo=2))
         object.__setattr__(self, 's', check_int('s', self.s, lo=1, hi=self.K//2 if self.disjoint else self.K - 1))
@@ -156,6 +163,7 @@ def hadamard_response(K:int, # output size, >= 2
 class UnaryEncoding(Randomizer):
     "Unary encoding: symmetric (RAPPOR, β = tanh(ε0/4)) or optimized (OUE, β = tanh(ε0/2)/2)."
     optimized: bool = False # False: symmetric (RAPPOR); True: optimized unary encoding
+    _uniform = True          # any two inputs differ in exactly two bits
     def _beta(self, e0): return math.tanh(e0/2)/2 if self.optimized else math.tanh(e0/4)
 
 def unary_encoding()->Randomizer:
