@@ -26,10 +26,12 @@ def shuffled_ldp_league(n:int, # number of users, >= 2
     d = check_interval(value_discretization_interval)
     row = dict(n=n, local_epsilon=e0, delta=delta)
     row['fmt21_closed'] = clones_closed_form_epsilon(delta, n=n, local_epsilon=e0)
-    row['clones_lower'], row['clones_upper'] = clone_pair_pld(n, e0, value_discretization_interval=d).epsilon_bounds(delta)
+    row['clones_lower'], row['clones_upper'] = clone_pair_pld(
+        n, e0, value_discretization_interval=d).epsilon_bounds(delta)
     row['rr_strong_lower'], row['rr_strong_upper'] = clone_pair_pld(
         n, e0, clone_probability=rr_clone_probability(e0), value_discretization_interval=d).epsilon_bounds(delta)
-    row['rr_pair_lower'], row['rr_pair_upper'] = rr_pair_pld(n, e0, value_discretization_interval=d).epsilon_bounds(delta)
+    row['rr_pair_lower'], row['rr_pair_upper'] = rr_pair_pld(
+        n, e0, value_discretization_interval=d).epsilon_bounds(delta)
     try: row['rr_exact_worst'] = rr_worst_case_epsilon(delta, n=n, local_epsilon=e0)
     except ResourceLimitError: row['rr_exact_worst'] = None
     for b in ('bennett', 'hoeffding'):
@@ -52,7 +54,8 @@ def wang_randomizer(row:dict, # one stored row: randomizer name, options, local_
                    )->R.Randomizer|None:
     "Our descriptor for a stored row, or None when its β differs from the β their code used (rel. 1e-9)."
     o, e0 = row['options'], row['local_epsilon']
-    make = {'generic': R.generic, 'binary_rr': R.binary_rr, 'k_rr': lambda: R.k_rr(o['k']), 'laplace': R.laplace, 'piecewise': R.piecewise,
+    make = {'generic': R.generic, 'binary_rr': R.binary_rr, 'k_rr': lambda: R.k_rr(o['k']), 'laplace': R.laplace,
+            'piecewise': R.piecewise,
             'subset_selection': lambda: R.subset_selection(o['d'], o['k']), 'local_hash': lambda: R.local_hash(o['l']),
             'hadamard_response': lambda: R.hadamard_response(o['K'], o['s']),
             'hadamard_response_B': lambda: R.hadamard_response(o['K'], o['s'], disjoint=True),

@@ -126,7 +126,7 @@ def clone_pair_pld(n:int, # number of users, >= 1
                    local_epsilon:float, # ε0 > 0 of each user's randomizer
                    *, clone_probability:float|None=None, # p of C ~ Bin(n-1, p); None: e^{-ε0} (FMT21, any randomizer)
                    value_discretization_interval:float=1e-4, # grid of the privacy loss, in [1e-7, 1]
-                   width:float=10.0, # standard deviations of C and of A summed; the rest is bounded (at the largest loss)
+                   width:float=10.0, # sds of C and of A summed; the rest is bounded (at the largest loss)
                   )->PldPair:
     "Certified PLD pair of the clones pair (P, Q) (FMT21): losses rounded up/down, truncated mass at loss ε0."
     n = check_int('n', n, lo=1, hi=_MAX_N)
@@ -244,6 +244,7 @@ def rr_pair_pld(n:int, # number of users, >= 1
 # %% ../../../nbs/19_shuffled_ldp.ipynb #82e63785
 _RR_EXACT_MAX_N = 3000
 
+@functools.lru_cache(maxsize=1)           # reused by the profile PLD at every grid the accountant tries
 def _rr_all_m(n:int, e0:float):
     "Laws P_m, Q_m of the count for every m (rows), on a common support, and the mass dropped from each row."
     q = 1/(math.exp(e0) + 1)
@@ -436,7 +437,8 @@ class ShuffledLDPEvent(Event):
         self._set('num_users', check_int('num_users', self.num_users, lo=1, hi=_MAX_N))
         self._set('local_epsilon', _check_e0(self.local_epsilon))
         if self.randomizer is not None and not isinstance(self.randomizer, Randomizer):
-            raise TypeError(f'randomizer must be None or a randomizers descriptor; got {type(self.randomizer).__name__}')
+            raise TypeError('randomizer must be None or a randomizers descriptor; '
+                            f'got {type(self.randomizer).__name__}')
 
 def ShuffledBinaryRREvent(num_users:int, # n >= 1
                           local_epsilon:float, # ε0: each user reports her bit with probability e^ε0/(e^ε0 + 1)

@@ -42,7 +42,7 @@ class Randomizer:
                      )->float|None:
         "Balle et al.'s blanket probability γ, or None where none is published for this randomizer."
         return self._gamma(check_local_epsilon(local_epsilon))
-    def tv_is_extremal(self, local_epsilon:float # ε0 in (0, 700]
+    def tv_is_extremal(self, local_epsilon:float, # ε0 in (0, 700]
                       )->bool:
         "True when β = tanh(ε0/2): the variation-ratio pair at the worst input pair has no neutral part (γ = 0)."
         e0 = check_local_epsilon(local_epsilon)
@@ -137,6 +137,7 @@ def local_hash(l:int # hash range, >= 2 (OLH: round(e^ε0) + 1)
     "Local hashing with range l (Wang et al., USENIX Security 2017)."
     return LocalHash(l)
 
+# %% ../../../nbs/18_randomizers.ipynb #125a7c81
 @dataclasses.dataclass(frozen=True)
 class HadamardResponse(Randomizer):
     "Hadamard response: P(y | x) ∝ e^ε0 on a set C_x of size s, 1 elsewhere in [K]."
@@ -317,6 +318,7 @@ def _enumerate(c, lw, lam, lo, hi, kappa, d, acc, pess):
         acc.add((np.ceil((L + _ETA_LOSS)/d) if pess else np.floor((L - _ETA_LOSS)/d)).astype(np.int64), m)
         i = j
 
+# %% ../../../nbs/18_randomizers.ipynb #6fd8ed30
 def _thresholds(c, lam, kappa, x, lo, hi):
     "A(x) = max{a in [lo-1, hi] : L(c, a) <= x}: closed form, then corrected until it is exact."
     with np.errstate(invalid='ignore', over='ignore', divide='ignore'):
