@@ -1060,6 +1060,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                                              'shuffle_privacy/mechanisms/shuffled_ldp/pld.py'),
                                                              'shuffle_privacy.mechanisms.shuffled_ldp.pld.clones_closed_form_epsilon': ( 'shuffled_ldp.html#clones_closed_form_epsilon',
                                                                                                                                          'shuffle_privacy/mechanisms/shuffled_ldp/pld.py'),
+                                                             'shuffle_privacy.mechanisms.shuffled_ldp.pld.fmt21_pair_pld': ( 'shuffled_ldp.html#fmt21_pair_pld',
+                                                                                                                             'shuffle_privacy/mechanisms/shuffled_ldp/pld.py'),
                                                              'shuffle_privacy.mechanisms.shuffled_ldp.pld.randomizer_pld': ( 'shuffled_ldp.html#randomizer_pld',
                                                                                                                              'shuffle_privacy/mechanisms/shuffled_ldp/pld.py'),
                                                              'shuffle_privacy.mechanisms.shuffled_ldp.pld.rr_clone_probability': ( 'shuffled_ldp.html#rr_clone_probability',

@@ -161,7 +161,7 @@ def test_accountant_composes_the_pair():
     ev = sp.ShuffledLDPEvent(num_users=5000, local_epsilon=1.0)
     a = PldAccountant(value_discretization_interval=1e-4).compose(ev, 5).get_epsilon_bounds(1e-6)
     b = clone_pair_pld(5000, 1.0).self_compose(5).epsilon_bounds(1e-6)
-    assert a[0] == 0.0 and a[1] == pytest.approx(b[1], rel=1e-9)   # a dominating pair: no lower bound on the mechanism
+    assert a[0] == 0.0 and a[1] == pytest.approx(b[1], rel=1e-6)   # a dominating pair: no lower bound on the mechanism
     assert PldAccountant(value_discretization_interval=1e-4).compose(
             sp.ShuffledBinaryRREvent(5000, 1.0), 5).get_epsilon(1e-6) < a[1]
 

@@ -9,7 +9,8 @@ from shuffle_privacy.accounting.pld import PldAccountant, pld_of
 from shuffle_privacy.accounting.calibrate import calibrate
 from shuffle_privacy.mechanisms.shuffled_ldp import randomizers as R
 from shuffle_privacy.mechanisms.shuffled_ldp.pld import (
-    ShuffledLDPEvent, ShuffledBinaryRREvent, randomizer_pld, clone_pair_pld, rr_worst_case_epsilon, rr_pair_pld)
+    ShuffledLDPEvent, ShuffledBinaryRREvent, randomizer_pld, clone_pair_pld, rr_worst_case_epsilon, rr_pair_pld,
+    fmt21_pair_pld)
 from shuffle_privacy.studies.shuffled_ldp_league import wang_randomizer, load_wang_reference, randomizer_league_row
 
 DATA = Path(__file__).parent/'data'/'wang_reference.json'
@@ -79,7 +80,7 @@ def test_every_randomizer_composes_and_is_certified(rz):
     ev = ShuffledLDPEvent(3000, 1.5, randomizer=rz)
     pair = pld_of(ev, 1e-3)
     assert pair.lower_certified is False
-    fmt = clone_pair_pld(3000, 1.5, value_discretization_interval=1e-3).epsilon_bounds(1e-6)[1]
+    fmt = fmt21_pair_pld(3000, 1.5, value_discretization_interval=1e-3).epsilon_bounds(1e-6)[1]
     assert pair.epsilon_bounds(1e-6)[1] <= fmt*(1 + 1e-9)                  # never worse than the generic guarantee
     lo, up = PldAccountant().compose(ev, 3).get_epsilon_bounds(1e-6)
     assert lo == 0.0 and 0 < up < 3*1.5
@@ -88,7 +89,7 @@ def test_structured_rule():
     "Randomizers with pairs of smaller TV use FMT21 (the revealed pair is not monotone in the pair's TV)."
     a = randomizer_pld(2000, 2.0, R.laplace()).epsilon_bounds(1e-6)[1]
     b = clone_pair_pld(2000, 2.0).epsilon_bounds(1e-6)[1]
-    assert a == b
+    assert math.isclose(a, b, rel_tol=1e-6)
     c = randomizer_pld(20000, 1.0, R.hadamard_response(128, 64, disjoint=True)).epsilon_bounds(1e-6)[1]
     d = R.vr_pair_pld(20000, *R.hadamard_response(128, 64, disjoint=True).variation_ratio(1.0)).epsilon_bounds(1e-6)[1]
     assert c <= min(d, clone_pair_pld(20000, 1.0).epsilon_bounds(1e-6)[1]) + 1e-12
@@ -116,3 +117,12 @@ def test_one_query_at_a_million_users():
 ])
 def test_bad_inputs(call, exc, name):
     with pytest.raises(exc, match=name): call()
+
+@pytest.mark.parametrize('n,e0', [(1, 1.0), (2, 0.3), (50, 3.0), (2000, 1.0), (30000, 0.5)])
+def test_fmt21_as_vr_pair_equals_clone_pair(n, e0):
+    "FMT21's clones pair is the VR pair with γ = 0 and label rate e^-ε0/2: both certified PLDs agree to the grid."
+    a, b = fmt21_pair_pld(n, e0), clone_pair_pld(n, e0)
+    for eps in (0.0, 0.01, 0.3*e0, 0.9*e0):
+        (al, au), (bl, bu) = a.delta_bounds(eps), b.delta_bounds(eps)
+        assert al <= bu and bl <= au and math.isclose(au, bu, rel_tol=1e-2, abs_tol=1e-13)   # blocking (n > ~1e4)
+    assert math.isclose(a.epsilon_bounds(1e-8)[1], b.epsilon_bounds(1e-8)[1], rel_tol=1e-3)

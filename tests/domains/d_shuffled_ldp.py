@@ -70,6 +70,11 @@ DOMAINS = {
         dict(delta=probability(1e-300, 0.99), n=ints(1, 300), local_epsilon=_e0)), kind='epsilon', max_examples=10,
         check=lambda r, kw: r <= kw['local_epsilon'],
         invalid=(dict(delta=0.0, n=10, local_epsilon=1.0), dict(delta=1e-6, n=0, local_epsilon=1.0))),
+    M + 'fmt21_pair_pld': Domain(st.fixed_dictionaries(
+        dict(n=ints(1, 10**6), local_epsilon=_e0, value_discretization_interval=_d)),
+        kind='object', check=_pair_ok, max_examples=8,
+        invalid=(dict(n=0, local_epsilon=1.0), dict(n=10, local_epsilon=0.0),
+                 dict(n=10, local_epsilon=1.0, value_discretization_interval=2.0))),
     M + 'randomizer_pld': Domain(st.fixed_dictionaries(
         dict(n=ints(1, 600), local_epsilon=log_uniform(1e-2, 20.0), value_discretization_interval=log_uniform(1e-3, 1e-1)),
         optional=dict(randomizer=st.sampled_from([None, 'generic', 'binary_rr', 'k_rr', 'laplace', 'subset']).map(_rz))),

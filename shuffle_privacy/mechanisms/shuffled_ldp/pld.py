@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['clone_pair_pld', 'clones_closed_form_epsilon', 'rr_clone_probability', 'rr_pair_pld', 'rr_worst_case_delta',
-           'rr_worst_case_epsilon', 'blanket_delta', 'blanket_epsilon', 'randomizer_pld', 'ShuffledLDPEvent',
-           'ShuffledBinaryRREvent']
+           'rr_worst_case_epsilon', 'blanket_delta', 'blanket_epsilon', 'fmt21_pair_pld', 'randomizer_pld',
+           'ShuffledLDPEvent', 'ShuffledBinaryRREvent']
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #e12d194f
 import dataclasses, functools, math
@@ -404,6 +404,17 @@ def _rr_profile_pld(n:int, e0:float, d:float)->PldPair:
     return PldPair(make(True), make(False), lower_certified=False)
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #e1cbab4b
+def fmt21_pair_pld(n:int, # number of users, >= 1
+                   local_epsilon:float, # ε0 in (0, 700]
+                   *, value_discretization_interval:float=1e-4, # loss grid, in [1e-7, 1]
+                  )->PldPair:
+    "FMT21's clones pair (any ε0-LDP randomizer) through vr_pair_pld: p = e^ε0, β = tanh(ε0/2), q = 2p²/(p+1)."
+    n = check_int('n', n, lo=1, hi=_MAX_N); e0 = _check_e0(local_epsilon)
+    p = math.exp(e0)
+    return vr_pair_pld(n, p, math.tanh(e0/2), 2*p*(p/(p + 1)), flag='hidden',
+                       value_discretization_interval=check_interval(value_discretization_interval))
+
+# %% ../../../nbs/19_shuffled_ldp.ipynb #33f9c7ea
 def randomizer_pld(n:int, # number of users, >= 1
                    local_epsilon:float, # ε0 in (0, 700]
                    randomizer:Randomizer|None=None, # a descriptor of mechanisms.shuffled_ldp.randomizers; None: generic
@@ -415,13 +426,13 @@ def randomizer_pld(n:int, # number of users, >= 1
     if randomizer is not None and not isinstance(randomizer, Randomizer):
         raise TypeError(f'randomizer must be None or a randomizers descriptor; got {type(randomizer).__name__}')
     if randomizer is None or isinstance(randomizer, Generic):
-        return clone_pair_pld(n, e0, value_discretization_interval=d)
+        return fmt21_pair_pld(n, e0, value_discretization_interval=d)
     p, beta, q = randomizer.variation_ratio(e0)
     if isinstance(randomizer, KRR) and randomizer.k == 2:          # binary RR: γ = 0, the hidden pair is proven
         if n <= _RR_PROFILE_MAX_N: return _rr_profile_pld(n, e0, d)
         pair = vr_pair_pld(n, p, beta, q, flag='hidden', value_discretization_interval=d)
         return PldPair(pair.upper, pair.lower, lower_certified=False)
-    fmt = clone_pair_pld(n, e0, value_discretization_interval=d)
+    fmt = fmt21_pair_pld(n, e0, value_discretization_interval=d)
     if not randomizer.uniform_pairs(): return fmt
     rev = vr_pair_pld(n, p, beta, q, flag='revealed', value_discretization_interval=d)
     return rev if rev.epsilon_bounds(1e-6)[1] <= fmt.epsilon_bounds(1e-6)[1] else fmt
