@@ -1048,6 +1048,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                                                   'shuffle_privacy/mechanisms/shuffled_ldp/pld.py'),
                                                              'shuffle_privacy.mechanisms.shuffled_ldp.pld._rr_profile_pld': ( 'shuffled_ldp.html#_rr_profile_pld',
                                                                                                                               'shuffle_privacy/mechanisms/shuffled_ldp/pld.py'),
+                                                             'shuffle_privacy.mechanisms.shuffled_ldp.pld._rr_strong_pair': ( 'shuffled_ldp.html#_rr_strong_pair',
+                                                                                                                              'shuffle_privacy/mechanisms/shuffled_ldp/pld.py'),
                                                              'shuffle_privacy.mechanisms.shuffled_ldp.pld._rr_worst': ( 'shuffled_ldp.html#_rr_worst',
                                                                                                                         'shuffle_privacy/mechanisms/shuffled_ldp/pld.py'),
                                                              'shuffle_privacy.mechanisms.shuffled_ldp.pld._stirlerr': ( 'shuffled_ldp.html#_stirlerr',

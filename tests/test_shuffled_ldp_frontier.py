@@ -126,3 +126,18 @@ def test_fmt21_as_vr_pair_equals_clone_pair(n, e0):
         (al, au), (bl, bu) = a.delta_bounds(eps), b.delta_bounds(eps)
         assert al <= bu and bl <= au and math.isclose(au, bu, rel_tol=1e-2, abs_tol=1e-13)   # blocking (n > ~1e4)
     assert math.isclose(a.epsilon_bounds(1e-8)[1], b.epsilon_bounds(1e-8)[1], rel_tol=1e-3)
+
+@pytest.mark.parametrize('e0', [6.0, 8.0, 8.5, 20.0, 40.0, 700.0])
+@pytest.mark.parametrize('n', [1, 10, 3000])
+def test_large_local_epsilon_is_sound(n, e0):
+    "Above ε0 = 8 the events use clone_pair_pld (vr_pair_pld refuses p > e^8); at n = 1, δ(ε) = (1 - e^(ε-ε0))·tanh(ε0/2)-like."
+    for rz in (None, R.binary_rr(), R.k_rr(4)):
+        pair = randomizer_pld(n, e0, rz, value_discretization_interval=1e-2)
+        ref = clone_pair_pld(n, e0, value_discretization_interval=1e-2)
+        for eps in (0.5, e0/2):
+            up = pair.delta_bounds(eps)[1]
+            if n == 1 and rz is not None:         # one user of binary RR / k-RR: exact δ is known
+                ex = (math.exp(e0) - math.exp(eps))/(math.exp(e0) + (1 if rz == R.binary_rr() else 3))
+                assert up >= ex*(1 - 1e-9), (rz, eps, up, ex)
+            if rz is None: assert math.isclose(up, ref.delta_bounds(eps)[1], rel_tol=1e-2, abs_tol=1e-12)
+    with pytest.raises(ValueError, match='p'): R.vr_pair_pld(10, math.exp(9), 0.5, math.exp(9))

@@ -390,16 +390,23 @@ def _rr_profile_on_grid(n:int, e0:float, grid:np.ndarray, rows:int=256)->np.ndar
     return np.minimum(1.0, np.maximum(out, 0.0)*(1 + 1e-9))
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #4921f231
+def _rr_strong_pair(n:int, e0:float, d:float)->PldPair:
+    "The stronger-clone pair of binary RR (proven): the VR pair with γ = 0, or clone_pair_pld above ε0 = 8."
+    if e0 > 8.0:
+        return clone_pair_pld(n, e0, clone_probability=rr_clone_probability(e0), value_discretization_interval=d)
+    pair = vr_pair_pld(n, *binary_rr().variation_ratio(e0), flag='hidden', value_discretization_interval=d)
+    return PldPair(pair.upper, pair.lower, lower_certified=False)
+
 @functools.lru_cache(maxsize=8)
 def _rr_profile_pld(n:int, e0:float, d:float)->PldPair:
     "PLD of the exact worst-case profile of shuffled binary RR, capped by the variation-ratio pair (n <= 2000)."
     grid = _profile_grid(e0, d, _RR_PROFILE_POINTS)
     prof = _rr_profile_on_grid(n, e0, grid)
-    vr = vr_pair_pld(n, *binary_rr().variation_ratio(e0), flag='hidden', value_discretization_interval=d)
+    vr = _rr_strong_pair(n, e0, d)
     prof = np.minimum.accumulate(np.minimum(prof, np.asarray(vr.upper.get_delta_for_epsilon(list(grid)))))
     prof[-1] = 0.0 if grid[-1] >= e0 else prof[-1]          # ε0-LDP: δ(ε0) = 0
     f = lambda e: float(prof[max(0, np.searchsorted(grid, e, 'right') - 1)])
-    make = lambda pe: profile_pld(f, value_discretization_interval=d, epsilon_max=float(grid[-1]),
+    make = lambda pe: profile_pld(f, value_discretization_interval=d, epsilon_max=min(float(grid[-1]), 100.0),
                                   max_points=_RR_PROFILE_POINTS, pessimistic_estimate=pe)
     return PldPair(make(True), make(False), lower_certified=False)
 
@@ -410,9 +417,11 @@ def fmt21_pair_pld(n:int, # number of users, >= 1
                   )->PldPair:
     "FMT21's clones pair (any ε0-LDP randomizer) through vr_pair_pld: p = e^ε0, β = tanh(ε0/2), q = 2p²/(p+1)."
     n = check_int('n', n, lo=1, hi=_MAX_N); e0 = _check_e0(local_epsilon)
+    d = check_interval(value_discretization_interval)
+    if e0 > 8.0: return clone_pair_pld(n, e0, value_discretization_interval=d)      # beyond vr_pair_pld's range
     p = math.exp(e0)
     return vr_pair_pld(n, p, math.tanh(e0/2), 2*p*(p/(p + 1)), flag='hidden',
-                       value_discretization_interval=check_interval(value_discretization_interval))
+                       value_discretization_interval=d)
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #33f9c7ea
 def randomizer_pld(n:int, # number of users, >= 1
@@ -429,11 +438,9 @@ def randomizer_pld(n:int, # number of users, >= 1
         return fmt21_pair_pld(n, e0, value_discretization_interval=d)
     p, beta, q = randomizer.variation_ratio(e0)
     if isinstance(randomizer, KRR) and randomizer.k == 2:          # binary RR: γ = 0, the hidden pair is proven
-        if n <= _RR_PROFILE_MAX_N: return _rr_profile_pld(n, e0, d)
-        pair = vr_pair_pld(n, p, beta, q, flag='hidden', value_discretization_interval=d)
-        return PldPair(pair.upper, pair.lower, lower_certified=False)
+        return _rr_profile_pld(n, e0, d) if n <= _RR_PROFILE_MAX_N else _rr_strong_pair(n, e0, d)
     fmt = fmt21_pair_pld(n, e0, value_discretization_interval=d)
-    if not randomizer.uniform_pairs(): return fmt
+    if not randomizer.uniform_pairs() or e0 > 8.0: return fmt
     rev = vr_pair_pld(n, p, beta, q, flag='revealed', value_discretization_interval=d)
     return rev if rev.epsilon_bounds(1e-6)[1] <= fmt.epsilon_bounds(1e-6)[1] else fmt
 
