@@ -7,7 +7,7 @@ __all__ = ['Event', 'ProfileEvent', 'UnsupportedEventError', 'rdp_of', 'rdp_from
            'PldAccountant', 'PldPair', 'pld_of', 'calibrate', 'ShuffleGaussianEvent', 'SubsampledShuffleGaussianEvent',
            'ShuffledCheckInEvent', 'ShuffledPNSGDEvent', 'ShuffledLaplacePNSGDEvent', 'RandomlyStoppedPNSGDEvent',
            'OnlineGaussianPNSGDEvent', 'OnlineLaplacePNSGDEvent', 'RepairedBlogsStepEvent', 'P1DEvent', 'PVECEvent',
-           'ShuffledLDPEvent', 'ShuffledBinaryRREvent', 'ResourceLimitError', 'OrderGridWarning']
+           'ShuffledLDPEvent', 'ShuffledBinaryRREvent', 'randomizers', 'ResourceLimitError', 'OrderGridWarning']
 
 # %% ../nbs/29_api.ipynb #2ed69a7f
 __version__ = "0.1.0"
@@ -27,6 +27,7 @@ from shuffle_privacy.mechanisms.iteration.bounds import (
 from .mechanisms.blogs.repaired import RepairedBlogsStepEvent
 from .mechanisms.summation.exact import P1DEvent, PVECEvent
 from .mechanisms.shuffled_ldp.pld import ShuffledLDPEvent, ShuffledBinaryRREvent   # registers their PLDs
+from .mechanisms.shuffled_ldp import randomizers   # sp.randomizers.k_rr(3), ...
 import shuffle_privacy.mechanisms.shuffle_gaussian.pld   # registers the certified PLD of ShuffleGaussianEvent
 import shuffle_privacy.accounting.profile_pld   # registers the dominating PLD of every ProfileEvent (profile_pld)
 import shuffle_privacy.mechanisms.shuffle_gaussian.subsampled_pld   # ... of SubsampledShuffleGaussianEvent, ShuffledCheckInEvent
@@ -37,5 +38,5 @@ _all_ = ['Event', 'ProfileEvent', 'UnsupportedEventError', 'rdp_of', 'rdp_from_i
          'calibrate', 'ShuffleGaussianEvent', 'SubsampledShuffleGaussianEvent', 'ShuffledCheckInEvent',
          'ShuffledPNSGDEvent', 'ShuffledLaplacePNSGDEvent', 'RandomlyStoppedPNSGDEvent', 'OnlineGaussianPNSGDEvent',
          'OnlineLaplacePNSGDEvent', 'RepairedBlogsStepEvent', 'P1DEvent', 'PVECEvent',
-         'ShuffledLDPEvent', 'ShuffledBinaryRREvent',
+         'ShuffledLDPEvent', 'ShuffledBinaryRREvent', 'randomizers',
          'ResourceLimitError', 'OrderGridWarning']

@@ -9,8 +9,9 @@ from shuffle_privacy.core import ResourceLimitError
 from shuffle_privacy.accounting.pld import PldAccountant, pld_of
 from shuffle_privacy.mechanisms.shuffled_ldp.pld import (
     clone_pair_pld, clones_closed_form_epsilon, rr_pair_pld, rr_clone_probability, blanket_delta,
-    blanket_epsilon, shuffled_ldp_league, ShuffledLDPEvent, ShuffledBinaryRREvent, _log_binom_half,
+    blanket_epsilon, ShuffledLDPEvent, ShuffledBinaryRREvent, _log_binom_half,
     rr_worst_case_delta, rr_worst_case_epsilon)
+from shuffle_privacy.studies.shuffled_ldp_league import shuffled_ldp_league
 
 def clones_pair_pmfs(n, e0, p):
     "The clones pair (P, Q) enumerated outcome by outcome: dicts (x, y) -> probability."
@@ -115,7 +116,8 @@ def test_rr_worst_case_between_the_bounds(n, e0):
     w = rr_worst_case_epsilon(1e-6, n=n, local_epsilon=e0)
     assert rr_worst_case_delta(w, n=n, local_epsilon=e0) <= 1e-6
     up = pld_of(ShuffledBinaryRREvent(n, e0), 1e-4).epsilon_bounds(1e-6)[1]
-    assert rr_pair_pld(n, e0).epsilon_bounds(1e-6)[0] <= w <= up
+    assert rr_pair_pld(n, e0).epsilon_bounds(1e-6)[0] <= w <= up + 2e-9   # w: bisection to 1e-9 (rounded up)
+    assert up <= w*1.01                                  # n <= 2000: the event's PLD is the exact worst case
     with pytest.raises(ResourceLimitError, match='instead'):
         rr_worst_case_epsilon(1e-6, n=5000, local_epsilon=e0)
 
@@ -160,7 +162,7 @@ def test_accountant_composes_the_pair():
     ev = sp.ShuffledLDPEvent(num_users=5000, local_epsilon=1.0)
     a = PldAccountant(value_discretization_interval=1e-4).compose(ev, 5).get_epsilon_bounds(1e-6)
     b = clone_pair_pld(5000, 1.0).self_compose(5).epsilon_bounds(1e-6)
-    assert a == pytest.approx(b, rel=1e-9)
+    assert a[0] == 0.0 and a[1] == pytest.approx(b[1], rel=1e-6)   # a dominating pair: no lower bound on the mechanism
     assert PldAccountant(value_discretization_interval=1e-4).compose(
             sp.ShuffledBinaryRREvent(5000, 1.0), 5).get_epsilon(1e-6) < a[1]
 

@@ -16,6 +16,11 @@ def _pair_ok(pair, kw):
     lo, up = pair.epsilon_bounds(1e-6)
     assert 0.0 <= lo <= up, (lo, up)
 
+def _rz(name):
+    from shuffle_privacy.mechanisms.shuffled_ldp import randomizers as R
+    return {None: None, 'generic': R.generic(), 'binary_rr': R.binary_rr(), 'k_rr': R.k_rr(5), 'laplace': R.laplace(),
+            'subset': R.subset_selection(10, 3)}[name]
+
 def _blanket_eps_ok(r, kw):
     from shuffle_privacy.mechanisms.shuffled_ldp.pld import blanket_delta
     assert r <= kw['local_epsilon']
@@ -66,15 +71,20 @@ DOMAINS = {
         dict(delta=probability(1e-300, 0.99), n=ints(1, 300), local_epsilon=_e0)), kind='epsilon', max_examples=10,
         check=lambda r, kw: r <= kw['local_epsilon'],
         invalid=(dict(delta=0.0, n=10, local_epsilon=1.0), dict(delta=1e-6, n=0, local_epsilon=1.0))),
-    M + 'shuffled_ldp_league': Domain(st.fixed_dictionaries(
-        dict(n=ints(2, 500), local_epsilon=_e0_blanket, delta=probability(1e-12, 0.5),
-             value_discretization_interval=_d)),
-        kind='epsilon', max_examples=6,
-        invalid=(dict(n=1, local_epsilon=1.0), dict(n=10, local_epsilon=0.0),
-                 dict(n=10, local_epsilon=1.0, delta=0.0))),
+    M + 'fmt21_pair_pld': Domain(st.fixed_dictionaries(
+        dict(n=ints(1, 10**6), local_epsilon=_e0, value_discretization_interval=_d)),
+        kind='object', check=_pair_ok, max_examples=8,
+        invalid=(dict(n=0, local_epsilon=1.0), dict(n=10, local_epsilon=0.0),
+                 dict(n=10, local_epsilon=1.0, value_discretization_interval=2.0))),
+    M + 'randomizer_pld': Domain(st.fixed_dictionaries(
+        dict(n=ints(1, 600), local_epsilon=log_uniform(1e-2, 20.0), value_discretization_interval=log_uniform(1e-3, 1e-1)),
+        optional=dict(randomizer=st.sampled_from([None, 'generic', 'binary_rr', 'k_rr', 'laplace', 'subset']).map(_rz))),
+        kind='object', check=_pair_ok, max_examples=8,
+        invalid=(dict(n=0, local_epsilon=1.0), dict(n=10, local_epsilon=0.0),
+                 dict(n=10, local_epsilon=1.0, value_discretization_interval=2.0))),
 }
 
 EXEMPT = {
     M + 'ShuffledLDPEvent': 'an event (a dataclass); validation and PLD tested in tests/test_shuffled_ldp.py',
-    M + 'ShuffledBinaryRREvent': 'an event (a dataclass); validation and PLD tested in tests/test_shuffled_ldp.py',
+    M + 'ShuffledBinaryRREvent': 'returns ShuffledLDPEvent(n, ε0, randomizer=binary_rr()); tested in tests/test_shuffled_ldp.py',
 }

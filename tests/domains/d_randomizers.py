@@ -1,0 +1,67 @@
+"""Domains of `shuffle_privacy.mechanisms.shuffled_ldp.randomizers` (see tests/contract_spec.py)."""
+import math
+from hypothesis import strategies as st
+from contract_spec import Domain, log_uniform, ints, probability
+
+M = 'shuffle_privacy.mechanisms.shuffled_ldp.randomizers.'
+_e0 = log_uniform(1e-3, 700.0)
+_d = log_uniform(1e-4, 1e-1)
+
+def _pair_ok(pair, kw):
+    for e in (0.0, 0.5, 2.0):
+        lo, up = pair.delta_bounds(e)
+        assert 0.0 <= lo <= up <= 1.0, (e, lo, up)
+    assert pair.lower_certified is False
+    lo, up = pair.epsilon_bounds(1e-6)
+    assert 0.0 <= lo <= up, (lo, up)
+
+def _vr_ok(r, kw):
+    "A descriptor's (p, β, q) at a few ε0: p = q = e^ε0, 0 < β <= tanh(ε0/2)."
+    for e0 in (1e-3, 1.0, 8.0, 700.0):
+        p, b, q = r.variation_ratio(e0)
+        assert p == q == math.exp(e0) and 0.0 < b <= math.tanh(e0/2), (e0, p, b, q)
+
+def _vr_kw(draw_p=log_uniform(1.0 + 1e-6, 2980.0)):
+    "(p, β, q) with β in (0, (p-1)/(p+1)] and q >= p (valid for the pair)."
+    return st.tuples(draw_p, st.floats(1e-6, 1.0)).map(
+        lambda t: dict(p=t[0], beta=t[1]*(t[0] - 1)/(t[0] + 1), q=t[0]))
+
+_none = st.fixed_dictionaries({})
+DOMAINS = {
+    M + 'check_local_epsilon': Domain(st.fixed_dictionaries(dict(local_epsilon=_e0)), kind='epsilon',
+        invalid=(dict(local_epsilon=0.0), dict(local_epsilon=701.0), dict(local_epsilon=-1.0))),
+    **{M + f: Domain(_none, kind='object', check=_vr_ok) for f in
+       ('generic', 'binary_rr', 'laplace', 'piecewise', 'unary_encoding', 'optimized_unary_encoding')},
+    M + 'k_rr': Domain(st.fixed_dictionaries(dict(k=ints(2, 10**9))), kind='object', check=_vr_ok,
+        invalid=(dict(k=1), dict(k=0))),
+    M + 'local_hash': Domain(st.fixed_dictionaries(dict(l=ints(2, 10**9))), kind='object', check=_vr_ok,
+        invalid=(dict(l=1),)),
+    M + 'subset_selection': Domain(ints(2, 10**6).flatmap(lambda d: st.fixed_dictionaries(dict(d=st.just(d), k=ints(1, d - 1)))),
+        kind='object', check=_vr_ok, invalid=(dict(d=1, k=1), dict(d=5, k=5), dict(d=5, k=0))),
+    M + 'hadamard_response': Domain(ints(2, 10**6).flatmap(lambda K: st.fixed_dictionaries(dict(K=st.just(K), s=ints(1, K - 1)))),
+        kind='object', check=_vr_ok, invalid=(dict(K=1, s=1), dict(K=8, s=8), dict(K=8, s=5, disjoint=True))),
+    M + 'collision': Domain(ints(1, 10**6).flatmap(lambda s: st.fixed_dictionaries(dict(s=st.just(s), l=ints(s + 1, 10**7)))),
+        kind='object', check=_vr_ok, invalid=(dict(s=0, l=3), dict(s=3, l=3))),
+    M + 'vr_parameters': Domain(_vr_kw(), kind='probability',
+        invalid=(dict(p=1.0, beta=0.1, q=2.0), dict(p=2.0, beta=0.5, q=2.0), dict(p=3.0, beta=0.4, q=0.5),
+                 dict(p=1e4, beta=0.1, q=1e4))),
+    M + 'binom_tail_bound': Domain(ints(0, 10**9).flatmap(lambda N: st.fixed_dictionaries(dict(
+        N=st.just(N), pi=st.floats(0.0, 1.0), lo=ints(0, N), hi=st.just(N)))), kind='probability',
+        invalid=(dict(N=-1, pi=0.5, lo=0, hi=0), dict(N=10, pi=1.5, lo=0, hi=10), dict(N=10, pi=0.5, lo=5, hi=4))),
+    M + 'vr_pair_pld': Domain(st.tuples(_vr_kw(log_uniform(1.01, 1e3)), ints(1, 10**4), _d).map(
+        lambda t: dict(t[0], n=t[1], value_discretization_interval=t[2])), kind='object', check=_pair_ok,
+        max_examples=8, invalid=(dict(n=0, p=2.0, beta=0.2, q=2.0), dict(n=10, p=2.0, beta=0.2, q=2.0, flag='x'))),
+    M + 'vr_delta': Domain(st.tuples(_vr_kw(log_uniform(1.01, 1e3)), ints(1, 10**4), log_uniform(1e-6, 10.0)).map(
+        lambda t: dict(t[0], n=t[1], epsilon=t[2])), kind='delta', max_examples=10,
+        invalid=(dict(epsilon=-1.0, n=10, p=2.0, beta=0.2, q=2.0), dict(epsilon=0.1, n=10, p=2.0, beta=0.2, q=2.0, flag='x'))),
+}
+
+EXEMPT = {
+    M + 'P_MAX': 'a constant (the largest p-ratio vr_parameters accepts), not a function',
+    M + 'VRParams': 'a NamedTuple of three floats (no validation of its own); produced by variation_ratio',
+    M + 'Randomizer': 'the base class; its methods are exercised through every descriptor domain above',
+    M + 'LossGrid': 'an accumulator used by vr_pair_pld; tested in nbs/18_randomizers.ipynb and through vr_pair_pld',
+    **{M + c: 'a frozen dataclass built by its factory function, whose domain validates it' for c in
+       ('Generic', 'KRR', 'Laplace', 'Piecewise', 'SubsetSelection', 'LocalHash', 'HadamardResponse',
+        'UnaryEncoding', 'Collision')},
+}
