@@ -1180,6 +1180,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                                             'shuffle_privacy/mechanisms/shuffled_ldp/pld.py'),
                                                              'shuffle_privacy.mechanisms.shuffled_ldp.pld.blanket_epsilon': ( 'shuffled_ldp.html#blanket_epsilon',
                                                                                                                               'shuffle_privacy/mechanisms/shuffled_ldp/pld.py'),
+                                                             'shuffle_privacy.mechanisms.shuffled_ldp.pld.check_loss_span': ( 'shuffled_ldp.html#check_loss_span',
+                                                                                                                              'shuffle_privacy/mechanisms/shuffled_ldp/pld.py'),
                                                              'shuffle_privacy.mechanisms.shuffled_ldp.pld.clone_pair_pld': ( 'shuffled_ldp.html#clone_pair_pld',
                                                                                                                              'shuffle_privacy/mechanisms/shuffled_ldp/pld.py'),
                                                              'shuffle_privacy.mechanisms.shuffled_ldp.pld.clones_closed_form_epsilon': ( 'shuffled_ldp.html#clones_closed_form_epsilon',

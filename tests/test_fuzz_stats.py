@@ -45,7 +45,7 @@ def test_tool_writes_what_notebook_08_reads_and_a_partial_run_merges(tmp_path):
     out = tmp_path/'fuzz_stats.json'
     committed = json.loads(STATS.read_text(encoding='utf-8'))
     out.write_text(json.dumps(committed), encoding='utf-8')
-    name = 'shuffle_privacy.accounting.pld.check_interval'
+    name = 'shuffle_privacy.accounting.pld_build.check_interval'
     assert fuzz_stats.main([name, '--examples', '1', '--jobs', '1', '--out', str(out)]) == 0
     fresh = json.loads(out.read_text(encoding='utf-8'))
     kept = {n for n in committed['functions'] if n in DOMAINS and not DOMAINS[n].slow} | {name}   # stale ones dropped

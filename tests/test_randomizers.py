@@ -22,13 +22,15 @@ def norm(rows): return [np.asarray(r, float)/np.sum(r) for r in rows]
 def test_beta_and_ratio_against_tables(e0):
     E = math.exp(e0)
     cases = [(R.k_rr(5), norm([[E if y == x else 1 for y in range(5)] for x in range(5)])),
-             (R.binary_rr(), norm([[E, 1], [1, E]])), (R.local_hash(4), norm([[E if y == x else 1 for y in range(4)] for x in range(2)]))]
+             (R.binary_rr(), norm([[E, 1], [1, E]])), (R.local_hash(4),
+                                                       norm([[E if y == x else 1 for y in range(4)] for x in range(2)]))]
     S = list(itertools.combinations(range(6), 2))
     cases.append((R.subset_selection(6, 2), norm([[E if x in s else 1 for s in S] for x in range(6)])))
     from scipy.linalg import hadamard
     H = hadamard(16)[1:]
     cases.append((R.hadamard_response(16, 8), norm(np.where(H > 0, E, 1.0))))
-    cases.append((R.hadamard_response(12, 3, disjoint=True), norm([[E if 3*x <= y < 3*x + 3 else 1 for y in range(12)] for x in range(4)])))
+    cases.append((R.hadamard_response(12, 3, disjoint=True),
+                  norm([[E if 3*x <= y < 3*x + 3 else 1 for y in range(12)] for x in range(4)])))
     for opt in (False, True):
         a, b = (0.5, 1/(E + 1)) if opt else (1/(1 + math.exp(-e0/2)), 1/(math.exp(e0/2) + 1))
         V = list(itertools.product([0, 1], repeat=3))
@@ -62,8 +64,10 @@ def test_wang_code_beta_stored():
     data = json.loads(DATA.read_text())
     assert 'commit' in data['provenance'] and len(data['rows']) >= 12
     make = {'generic': lambda o: R.generic(), 'k_rr': lambda o: R.k_rr(o['k']), 'laplace': lambda o: R.laplace(),
-            'subset_selection': lambda o: R.subset_selection(o['d'], o['k']), 'local_hash': lambda o: R.local_hash(o['l']),
-            'hadamard_response': lambda o: R.hadamard_response(o['K'], o['s']), 'unary_encoding': lambda o: R.unary_encoding(),
+            'subset_selection': lambda o: R.subset_selection(o['d'],
+                                                             o['k']), 'local_hash': lambda o: R.local_hash(o['l']),
+            'hadamard_response': lambda o: R.hadamard_response(o['K'],
+                                                               o['s']), 'unary_encoding': lambda o: R.unary_encoding(),
             'collision': lambda o: None}
     for r in data['rows']:
         rz = make[r['randomizer']](r['options'])
@@ -76,11 +80,12 @@ def test_wang_code_beta_stored():
     (lambda: R.subset_selection(1, 1), 'd'), (lambda: R.local_hash(1), 'l'), (lambda: R.hadamard_response(8, 8), 's'),
     (lambda: R.hadamard_response(1, 1), 'K'), (lambda: R.hadamard_response(8, 5, disjoint=True), 's'),
     (lambda: R.collision(3, 3), 'l'), (lambda: R.collision(0, 3), 's'),
-    (lambda: R.generic().variation_ratio(0.0), 'local_epsilon'), (lambda: R.generic().variation_ratio(math.nan), 'local_epsilon'),
+    (lambda: R.generic().variation_ratio(0.0), 'local_epsilon'), (lambda: R.generic().variation_ratio(math.nan),
+                                                                  'local_epsilon'),
     (lambda: R.vr_parameters(2.0, 0.5, 2.0), 'beta'), (lambda: R.vr_parameters(0.5, 0.1, 2.0), 'p'),
     (lambda: R.vr_pair_pld(10, 2.0, 0.2, 2.0, flag='x'), 'flag'), (lambda: R.vr_pair_pld(0, 2.0, 0.2, 2.0), 'n'),
     (lambda: R.vr_pair_pld(10, 2.0, 0.2, 2.0, value_discretization_interval=3.0), 'value_discretization_interval'),
-    (lambda: R.binom_tail_bound(10, 1.5, 0, 10), 'pi'),
+    (lambda: R.binom_tail_bound(10, 1.5, lo=0, hi=10), 'pi'),
 ])
 def test_bad_inputs_name_the_parameter(call, name):
     with pytest.raises((ValueError, TypeError), match=name): call()
@@ -119,7 +124,7 @@ def test_vr_pair_brackets_enumeration(n, rz, e0, flag):
 def test_binom_tail_bound_is_an_upper_bound():
     for N, pi, lo, hi in [(100, 0.3, 10, 50), (10**6, 1e-3, 850, 1150), (50, 0.5, 0, 30), (1000, 0.9, 850, 1000)]:
         exact = stats.binom.cdf(lo - 1, N, pi) + stats.binom.sf(hi, N, pi)
-        assert exact <= R.binom_tail_bound(N, pi, lo, hi) <= 1.0
+        assert exact <= R.binom_tail_bound(N, pi, lo=lo, hi=hi) <= 1.0
 
 def test_top_level_namespace():
     assert sp.randomizers.k_rr(3) == R.k_rr(3)

@@ -255,6 +255,7 @@ def tilt(f:Factor, # a PMF
         )->tuple: # (q, m, rho): q_i = p_i e^{θ l_i - m} as computed, and its per-atom relative error bound
     "Exponentially tilted masses, normalised to sum about 1, with a per-atom relative error bound."
     m = log_mgf(f, theta)
+    if not math.isfinite(m): return np.zeros_like(f.p), 0.0, 0.0   # no finite mass (all of it at +inf loss)
     with np.errstate(divide='ignore', under='ignore'): q = np.exp(np.log(f.p) + theta*f.l - m)
     pos = f.p[f.p > 0]
     if pos.size == 0: return q, 0.0, 0.0
@@ -265,7 +266,7 @@ def saddle(fs:list, # Factors
            eps:float, # target loss
           )->float:
     "θ >= 0 with Σ_f T_f (tilted mean of f) = ε, by bisection (0 when ε is below the mean); only tightness uses it."
-    def mean(t): return sum(f.count*float((q*f.l).sum()/q.sum()) for f in fs for q in [tilt(f, t)[0]])
+    def mean(t): return sum(f.count*float((q*f.l).sum()/q.sum()) for f in fs for q in [tilt(f, t)[0]] if q.sum() > 0)
     if mean(0.0) >= eps: return 0.0
     scale = max(min(1.0, max(float(np.max(np.abs(f.l))) for f in fs)), 1e-300)   # losses of order `scale`
     lo, hi = 0.0, 1.0/scale
@@ -299,6 +300,10 @@ class Tilted:
                 ):
         self.fs, self.upper, self.d = fs, upper, fs[0].d
         self.T = sum(f.count for f in fs)
+        if any(not float(f.p.sum()) > 0 for f in fs):   # a factor all at +inf: the composition has no finite part
+            self.l, self.a, self.F, self.junk, self.l_top = np.zeros(0), np.zeros(0), 0.0, 0.0, 0.0
+            self._A = self._B = self._C = np.zeros(1); self._g = 0.0
+            return
         self.theta = th = max(saddle(fs, eps_hint), 1e-3)
         tl = [tilt(f, th) for f in fs]
         self.qs, self.ms, self.rho_q = [t[0] for t in tl], [t[1] for t in tl], max(t[2] for t in tl)

@@ -30,7 +30,7 @@ def _composed_log_lr(n, sigma, rounds, trials, first, rng, chunk=64):
 
 def mc_epsilon_lower_bound(n:int, # number of users
                            sigma:float, # noise standard deviation (data in [0, 1])
-                           rounds:int, # composed releases
+                           *, rounds:int, # composed releases
                            delta:float, # δ of the bound
                            trials:int=2000, # runs of the mechanism on each input (and as many again as a pilot)
                            rng=None, # None, an int seed or a numpy Generator
@@ -41,7 +41,8 @@ def mc_epsilon_lower_bound(n:int, # number of users
     rng = as_rng(rng)
     p1, p0 = (_composed_log_lr(n, sigma, rounds, trials, f, rng) for f in (True, False))      # pilot
     cands = np.quantile(p1, np.linspace(0.0, 0.999, 100))
-    lb = lambda a, b: epsilon_lower_bound(int(a), int(b), trials, delta, one_sided=True, joint_confidence=0.95)
+    lb = lambda a, b: epsilon_lower_bound(int(a), int(b), trials=trials, delta=delta, one_sided=True,
+                                          joint_confidence=0.95)
     t = max(cands, key=lambda c: lb((p1 > c).sum(), (p0 > c).sum()))
     s1, s0 = (_composed_log_lr(n, sigma, rounds, trials, f, rng) for f in (True, False))      # fresh runs
     return float(lb((s1 > t).sum(), (s0 > t).sum()))
@@ -49,7 +50,7 @@ def mc_epsilon_lower_bound(n:int, # number of users
 # %% ../../nbs/47_league_table.ipynb #3fb37ab5
 def shuffle_gaussian_league(n:int, # number of users
                             sigma:float, # noise standard deviation (data in [0, 1])
-                            rounds:int, # composed releases
+                            *, rounds:int, # composed releases
                             delta:float=1e-5, # δ at which ε is reported
                             trials:int|None=None, # Monte Carlo runs per input; None skips that column (then None)
                             rng=None, # None, an int seed or a numpy Generator
@@ -66,5 +67,6 @@ def shuffle_gaussian_league(n:int, # number of users
     row['rdp_adaptive'] = RdpAccountant().compose(ev, rounds).get_epsilon(delta)
     row['pld_lower'], row['pld_upper'] = PldAccountant(value_discretization_interval=d).compose(
         ev, rounds).get_epsilon_bounds(delta)
-    row['mc_lower'] = mc_epsilon_lower_bound(n, sigma, rounds, delta, trials, rng) if trials else None
+    row['mc_lower'] = mc_epsilon_lower_bound(n, sigma, rounds=rounds, delta=delta, trials=trials,
+                                             rng=rng) if trials else None
     return row

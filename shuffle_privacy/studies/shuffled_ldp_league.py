@@ -17,7 +17,7 @@ from shuffle_privacy.mechanisms.shuffled_ldp.pld import (
 # %% ../../nbs/47a_shuffled_ldp_league.ipynb #9ec3919f
 def shuffled_ldp_league(n:int, # number of users, >= 2
                         local_epsilon:float, # ε0 in (0, 50]
-                        delta:float=1e-6, # δ at which ε is reported
+                        *, delta:float=1e-6, # δ at which ε is reported
                         value_discretization_interval:float=1e-5, # PLD grid
                        )->dict:
     "ε of n shuffled ε0-LDP reports at δ by every route: FMT21 closed form, clones PLD, binary RR bounds, blanket."

@@ -85,6 +85,7 @@ DOMAINS = {
 }
 
 EXEMPT = {
+    M + 'check_loss_span': 'a resource check (ResourceLimitError before allocating) called by the pair builders after they validate ε0 and the grid; exercised through their domains',
     M + 'ShuffledLDPEvent': 'an event (a dataclass); validation and PLD tested in tests/test_shuffled_ldp.py',
     M + 'ShuffledBinaryRREvent': 'returns ShuffledLDPEvent(n, ε0, randomizer=binary_rr()); tested in tests/test_shuffled_ldp.py',
 }

@@ -637,9 +637,6 @@ from ...accounting.events import ProfileEvent
 class ShuffledPNSGDEvent(ProfileEvent):
     "One epoch of shuffled projected noisy SGD with Gaussian noise (Theorem 2 with Eq. (1.4)); a privacy profile."
     _: dataclasses.KW_ONLY
-    _: dataclasses.KW_ONLY
-    _: dataclasses.KW_ONLY
-    _: dataclasses.KW_ONLY
     n: int # dataset size (steps per epoch), >= 1
     L: float # Lipschitz constant of the loss, > 0
     sigma: float # Gaussian noise standard deviation, > 0
@@ -661,9 +658,6 @@ class ShuffledPNSGDEvent(ProfileEvent):
 @dataclasses.dataclass(frozen=True)
 class ShuffledLaplacePNSGDEvent(ProfileEvent):
     "One epoch of shuffled PNSGD with Laplace noise on K = [a, b] (Theorem 2 with Eq. (1.5)); a privacy profile."
-    _: dataclasses.KW_ONLY
-    _: dataclasses.KW_ONLY
-    _: dataclasses.KW_ONLY
     _: dataclasses.KW_ONLY
     n: int # dataset size, >= 1
     L: float # Lipschitz constant, > 0
@@ -694,9 +688,6 @@ class RandomlyStoppedPNSGDEvent(ShuffledPNSGDEvent):
 class OnlineGaussianPNSGDEvent(ProfileEvent):
     "Online PNSGD with decaying Gaussian noise (6.4); the differing entry arrives at step i; a privacy profile."
     _: dataclasses.KW_ONLY
-    _: dataclasses.KW_ONLY
-    _: dataclasses.KW_ONLY
-    _: dataclasses.KW_ONLY
     i: int # step at which the differing entry is used, >= 1
     L: float # Lipschitz constant, > 0
     eta: float # learning rate
@@ -719,9 +710,6 @@ class OnlineGaussianPNSGDEvent(ProfileEvent):
 @dataclasses.dataclass(frozen=True)
 class OnlineLaplacePNSGDEvent(ProfileEvent):
     "Online PNSGD with decaying Laplace noise (6.2) on K = [a, b]; a privacy profile."
-    _: dataclasses.KW_ONLY
-    _: dataclasses.KW_ONLY
-    _: dataclasses.KW_ONLY
     _: dataclasses.KW_ONLY
     i: int # step at which the differing entry is used, >= 1
     L: float # Lipschitz constant, > 0

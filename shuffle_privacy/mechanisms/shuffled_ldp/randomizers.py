@@ -211,7 +211,7 @@ def vr_parameters(p:float, # p-ratio, > 1
 # %% ../../../nbs/18_randomizers.ipynb #15836f80
 def binom_tail_bound(N:int, # trials, >= 0
                      pi:float, # success probability in [0, 1]
-                     lo:int, # the window kept is [lo, hi]
+                     *, lo:int, # the window kept is [lo, hi]
                      hi:int,
                     )->float:
     "Upper bound (Chernoff/KL, rounded up) on P(Bin(N, π) < lo) + P(Bin(N, π) > hi)."
@@ -245,7 +245,7 @@ def _mixture(n, p, alpha, r, gamma, flag):
     "(c, log w_c, λ_c) for c >= 1, the mass of the loss-0 atom, and the certified mass dropped from the window."
     N, R = n - 1, min(1.0, 2*r)
     lo, hi = _c_window(N, R)
-    tail = binom_tail_bound(N, R, lo, hi) if 0 < R < 1 else 0.0
+    tail = binom_tail_bound(N, R, lo=lo, hi=hi) if 0 < R < 1 else 0.0
     k = np.arange(lo, hi + 1)
     lb = stats.binom.logpmf(k, N, R) if 0 < R < 1 else np.where(k == (N if R >= 1 else 0), 0.0, -np.inf)
     la = math.log((p + 1)*alpha)

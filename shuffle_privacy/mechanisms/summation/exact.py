@@ -227,9 +227,6 @@ class P1DEvent(ProfileEvent):
     num_users: int # n >= 1
     g: int # precision: the largest change of the count when one user's value changes, >= 1
     _: dataclasses.KW_ONLY
-    _: dataclasses.KW_ONLY
-    _: dataclasses.KW_ONLY
-    _: dataclasses.KW_ONLY
     b: int # noise bits per user, >= 1
     p: float # probability of each noise bit, in (0, 1)
     def validate(self):
@@ -244,9 +241,6 @@ class PVECEvent(Event):
     "One run of PVEC (Cheu et al., Algorithm 2): P1D on each of `coordinates` coordinates; replace-one."
     num_users: int # n >= 1
     coordinates: int # d >= 1
-    _: dataclasses.KW_ONLY
-    _: dataclasses.KW_ONLY
-    _: dataclasses.KW_ONLY
     _: dataclasses.KW_ONLY
     g: int # precision of each coordinate, >= 1
     b: int # noise bits per user and coordinate, >= 1
