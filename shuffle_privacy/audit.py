@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 import numpy as np
 from scipy import stats, special
-from .core import progress as _progress
+from .core import progress as show_progress
 from .core import check_int, check_real, check_probability, check_array, in_test, as_rng, monotone_search
 
 # %% ../nbs/35_audit.ipynb #9e960561
@@ -140,7 +140,7 @@ def audit(sample_first:Callable, # rng -> one output of the mechanism on the fir
         if batch: k = int(np.count_nonzero(np.asarray(detect(sample(rng, trials)), dtype=bool)))
         else:
             k = sum(bool(detect(sample(rng)))
-                    for _ in (_progress(range(trials), desc='trials') if progress else range(trials)))
+                    for _ in (show_progress(range(trials), desc='trials') if progress else range(trials)))
         counts.append(k)
     tp, fp = counts
     return AuditResult(tp, fp, trials, delta, alpha, epsilon_lower_bound(tp, fp, trials=trials, delta=delta,

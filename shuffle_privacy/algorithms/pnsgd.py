@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 from ..core import (check_real, check_positive, check_nonnegative, check_int, check_array, in_test,
                                   as_rng, check_same_length, ResourceLimitError)
-from ..core import progress as _progress
+from ..core import progress as show_progress
 
 # %% ../../nbs/31_pnsgd.ipynb #c1eadb46
 from scipy.special import expit
@@ -98,7 +98,7 @@ def pnsgd(loss, # object with `grad(w, x, y)` for batches of chains, e.g. `Squar
     path, steps = [w.copy()], np.empty((epochs, runs), dtype=np.int64)
     if progress is None: progress = epochs * n * runs >= 1_000_000
     n_chunks = epochs * -(-n // chunk)            # one tick per chunk of steps (core.progress is silent in batch runs)
-    ticks = _progress(range(n_chunks), desc=f'PNSGD ({order}) chunks of {chunk} steps') if progress else iter(())
+    ticks = show_progress(range(n_chunks), desc=f'PNSGD ({order}) chunks of {chunk} steps') if progress else iter(())
     draw = rng.standard_normal if noise == 'gaussian' else (lambda size: rng.laplace(size=size))
     for e in range(epochs):
         if order == 'shuffle': idx = rng.permuted(np.broadcast_to(np.arange(n), (runs, n)), axis=1)
