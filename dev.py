@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The developer commands of shuffle_privacy: `python3 dev.py COMMAND [extra args]`.
 
-  test    nbdev-test on every notebook (each executed once, at test size), then pytest on tests/
+  test    nbdev-test on every notebook (each executed once, at test size) beside pytest on tests/
   docs    the documentation site in _build/site/ from the committed notebooks (nothing executed; seconds)
   lab     JupyterLab on nbs/ (figures inline; saving a notebook cleans it as nbdev-clean would)
   run     re-execute the named notebooks at full size in place, then clean them: `python3 dev.py run 13 41_table1`
@@ -64,14 +64,23 @@ def env(headless:bool=True):
     return e
 
 def cmd_test(extra):
-    "Run `nbdev-test` on every notebook, then pytest on `tests/`."
+    """Run `nbdev-test` on every notebook and pytest on `tests/`, side by side: both are CPU-bound, and running them
+    together keeps both cores busy through each one's slow tail. nbdev-test's log is printed when pytest ends."""
     ensure_venv()
-    run(BIN/'nbdev-test', '--n-workers', str(min(os.cpu_count() or 1, 2)), '--do-print', env=env())
-    workers = str(min(os.cpu_count() or 1, 4))      # pytest-xdist: the suite is CPU-bound and its tests independent
-    r = subprocess.run([str(BIN/'python'), '-m', 'pytest', 'tests', '-q', '-n', workers, '-m', 'not browser and not site and not lab and not slow',
-                        *extra], cwd=ROOT, env=env())
+    workers = str(min(os.cpu_count() or 1, 2))
+    log = open(ROOT/'.nbdev-test.log', 'w+')
+    print('+ nbdev-test (in the background; its log follows pytest\'s)', flush=True)
+    nb = subprocess.Popen([str(BIN/'nbdev-test'), '--n-workers', workers, '--do-print', '--timing'], cwd=ROOT,
+                          env=env(), stdout=log, stderr=subprocess.STDOUT)
+    t = time.time()
+    r = subprocess.run([str(BIN/'python'), '-m', 'pytest', 'tests', '-q', '-n', workers,
+                        '-m', 'not browser and not site and not lab and not slow', *extra], cwd=ROOT, env=env())
+    print(f'pytest: {time.time()-t:.0f}s; waiting for nbdev-test...', flush=True)
+    code = nb.wait()
+    log.seek(0); print(log.read(), flush=True); log.close()
+    print(f'nbdev-test: {"passed" if code == 0 else "FAILED"}; both done in {time.time()-t:.0f}s', flush=True)
     # pytest exits 5 when it collects no test: that is a failure for us too
-    sys.exit(r.returncode)
+    sys.exit(r.returncode or code)
 
 def cmd_docs(extra):
     "Render the documentation site from the committed notebooks (no execution), and print where to open it."
@@ -84,7 +93,7 @@ def cmd_bench(extra):
     run(BIN/'python', ROOT/'benchmarks'/'harness.py', *extra, env=env())
 
 def cmd_fuzz(extra):
-    "Fuzz every public function over its declared domain; write nbs/fuzz_stats.json (shown by nbs/06_contract)."
+    "Fuzz every public function over its declared domain; write nbs/fuzz_stats.json (shown by nbs/08_contract)."
     ensure_venv()
     run(BIN/'python', ROOT/'tools'/'fuzz_stats.py', *extra, env=env())
 
