@@ -48,7 +48,8 @@ class Domain:
     invalid: tuple = ()                 # dicts of keyword arguments that must raise ValueError before any work
     nan_params: tuple = None            # float parameters that must reject NaN and inf (None: every float kwarg)
     check: Callable[[Any, dict], None] = None  # extra property: check(result, kwargs) asserts
-    max_examples: int = 25              # full budget (`dev.py fuzz`, `-m slow`); the default run draws at most 4
+    max_examples: int = 25              # full budget (`dev.py fuzz`, `-m slow`)
+    quick: int = 4                      # draws in the default run (at most max_examples); lower for a costly study
     slow: bool = False                  # True: only in the slow run (-m slow)
     rdp_orders_kw: str = 'orders'       # for kind 'rdp': the keyword that holds the orders
 

@@ -1,7 +1,7 @@
 """The contract, enforced: every public function either declares its valid domain in `tests/domains/` or
 is exempt with a reason. Valid inputs give valid answers; NaN/inf and the declared bad inputs raise ValueError.
 
-Budgets: the default run draws `QUICK_EXAMPLES` valid inputs per function (derandomized, so the same draws every
+Budgets: the default run draws `Domain.quick` valid inputs per function (4 unless a costly study says fewer) (derandomized, so the same draws every
 run) and checks every declared bad input and the NaN/inf substitutions; `pytest -m slow tests/test_contract.py` runs
 each domain's full budget (`Domain.max_examples`, as `python3 dev.py fuzz` does), 20x that afresh, and the slow
 domains. The properties checked are the same in every run; only the number of random draws changes."""
@@ -99,13 +99,12 @@ def _first_example(strategy):
     return find(strategy, lambda _: True, settings=settings(database=None, max_examples=10, derandomize=True,
                                                             phases=[Phase.explicit, Phase.generate]))
 
-QUICK_EXAMPLES = 4   # valid draws per function in the default run (keeps the suite under 5 minutes)
 
 quick = [pytest.param(k, marks=[pytest.mark.slow] if d.slow else []) for k, d in sorted(DOMAINS.items())]
 
 @pytest.mark.parametrize('name', quick)
 def test_valid_inputs_give_valid_answers(name):
-    _run_valid(name, DOMAINS[name], min(QUICK_EXAMPLES, DOMAINS[name].max_examples))
+    _run_valid(name, DOMAINS[name], min(DOMAINS[name].quick, DOMAINS[name].max_examples))
 
 @pytest.mark.slow
 @pytest.mark.parametrize('name', sorted(DOMAINS))

@@ -157,7 +157,7 @@ DOMAINS[M + 'online_laplace_delta'] = Domain(
     invalid=(dict(_OG, a=0.0, b=1.0, alpha=1.0), dict(_OG, a=0.0, b=1.0, C2=0.0, C1=10.0),
              dict(_OG, a=0.0, b=1.0, i=5, n=3), dict(_OG, a=1.0, b=0.0)))
 DOMAINS[M + 'online_gaussian_delta'] = Domain(
-    _online('gaussian'), kind='delta', check=_interval_ok, max_examples=10,
+    _online('gaussian'), kind='delta', check=_interval_ok, max_examples=10, quick=2,
     nan_params=('epsilon', 'L', 'alpha', 'C1', 'C2', 'diameter'),
     invalid=(dict(_OG, diameter=1.0, alpha=0.5), dict(_OG, diameter=0.0), dict(_OG, diameter=1.0, i=0),
              dict(_OG, diameter=1.0, exact_terms=-1)))

@@ -10,7 +10,7 @@ DOMAINS = {
     L + 'shuffled_ldp_league': Domain(st.fixed_dictionaries(
         dict(n=ints(2, 500), local_epsilon=_e0_blanket, delta=probability(1e-12, 0.5),
              value_discretization_interval=_d)),
-        kind='epsilon', max_examples=6,
+        kind='epsilon', max_examples=6, quick=1,      # a study over functions fuzzed on their own
         invalid=(dict(n=1, local_epsilon=1.0), dict(n=10, local_epsilon=0.0),
                  dict(n=10, local_epsilon=1.0, delta=0.0))),
 }

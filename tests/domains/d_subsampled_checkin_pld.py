@@ -25,7 +25,7 @@ DOMAINS = {
     M + 'shuffled_checkin_pld': Domain(st.fixed_dictionaries(dict(
         num_users=ints(1, 10**9), probability=log_uniform(1e-12, 1.0), noise_multiplier=log_uniform(0.05, 1e4),
         value_discretization_interval=log_uniform(1e-5, 1e-2), max_buckets=ints(1, 4))),
-        kind='object', check=_pair_ok, max_examples=5, nan_params=('noise_multiplier', 'probability'),
+        kind='object', check=_pair_ok, max_examples=5, quick=2, nan_params=('noise_multiplier', 'probability'),
         invalid=(dict(num_users=0, probability=0.5, noise_multiplier=3.0),
                  dict(num_users=10, probability=0.0, noise_multiplier=3.0),
                  dict(num_users=10, probability=0.5, noise_multiplier=0.04),
