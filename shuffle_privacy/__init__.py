@@ -30,7 +30,8 @@ from .mechanisms.shuffled_ldp.pld import ShuffledLDPEvent, ShuffledBinaryRREvent
 from .mechanisms.shuffled_ldp import randomizers   # sp.randomizers.k_rr(3), ...
 import shuffle_privacy.mechanisms.shuffle_gaussian.pld   # registers the certified PLD of ShuffleGaussianEvent
 import shuffle_privacy.accounting.profile_pld   # registers the dominating PLD of every ProfileEvent (profile_pld)
-import shuffle_privacy.mechanisms.shuffle_gaussian.subsampled_pld   # ... of SubsampledShuffleGaussianEvent, ShuffledCheckInEvent
+# ... of SubsampledShuffleGaussianEvent, ShuffledCheckInEvent
+import shuffle_privacy.mechanisms.shuffle_gaussian.subsampled_pld
 
 # %% ../nbs/29_api.ipynb #256f0d56
 _all_ = ['Event', 'ProfileEvent', 'UnsupportedEventError', 'rdp_of', 'rdp_from_integer_orders', 'RdpAccountant',

@@ -46,15 +46,22 @@ def check_real(name:str, # parameter name, used in the error message
     return v
 
 # %% ../nbs/00_core.ipynb #30f2c382
-def check_positive(name:str, x)->float:
+def check_positive(name:str, # parameter name, used in the error message
+                   x, # the value to check
+                  )->float:
     "Return `x` as a float if it is finite and strictly positive, else raise `ValueError`."
     return check_real(name, x, lo=0, lo_open=True)
 
-def check_nonnegative(name:str, x)->float:
+def check_nonnegative(name:str, # parameter name, used in the error message
+                      x, # the value to check
+                     )->float:
     "Return `x` as a float if it is finite and at least 0, else raise `ValueError`."
     return check_real(name, x, lo=0)
 
-def check_probability(name:str, x, closed:bool=False)->float:
+def check_probability(name:str, # parameter name, used in the error message
+                      x, # the value to check
+                      closed:bool=False, # accept the endpoints 0 and 1?
+                     )->float:
     "Return `x` if it lies in the open interval (0, 1) (or [0, 1] when `closed`), else raise `ValueError`."
     return check_real(name, x, lo=0, hi=1, lo_open=not closed, hi_open=not closed)
 
@@ -91,7 +98,7 @@ def check_array(name:str, # parameter name, used in the error message
     "Return `x` as a float array if every entry is finite and in the range, else raise `ValueError` naming `name`."
     rng = _fmt_interval(lo, hi, lo_open, hi_open)
     try: a = np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):   # OverflowError: an int beyond the float range
         raise ValueError(f'{name} must be an array of real numbers in {rng}; got {x!r}') from None
     if ndim is not None and a.ndim != ndim:
         raise ValueError(f'{name} must have {ndim} dimension(s); got shape {a.shape}')
@@ -141,7 +148,8 @@ def logsumexp(a, # array of log-values; `-inf` entries stand for zeros
 # %% ../nbs/00_core.ipynb #1d884a40
 _LOG2 = math.log(2.0)
 
-def log1mexp(x):
+def log1mexp(x, # real number or array, <= 0
+            ):
     "`log(1 - exp(x))` for `x <= 0`, accurate for `x` near 0 and for very negative `x` (Mächler 2012)."
     x = np.asarray(x, dtype=float)
     if not np.all(x <= 0): raise ValueError('x must be <= 0 for log1mexp (and not NaN)')
@@ -163,7 +171,8 @@ def logdiffexp(a, # log of the larger quantity
     return float(out) if out.ndim == 0 else out
 
 # %% ../nbs/00_core.ipynb #1ad61633
-def log_expm1(x):
+def log_expm1(x, # real number or array, >= 0
+             ):
     "`log(exp(x) - 1)` for `x > 0`, accurate for tiny `x` (no cancellation) and huge `x` (no overflow); `-inf` at 0."
     x = np.asarray(x, dtype=float)
     if not np.all(x >= 0): raise ValueError('x must be >= 0 for log_expm1 (and not NaN)')
@@ -172,25 +181,30 @@ def log_expm1(x):
     return float(out) if out.ndim == 0 else out
 
 # %% ../nbs/00_core.ipynb #a6a92e1b
-def norm_sf(x):
+def _normal_tail(x, f):
+    "f(-x) for real `x` (scalar or array, NaN rejected), a float for a scalar: the shared body of the Q functions."
+    x = np.asarray(x, dtype=float)
+    if np.isnan(x).any(): raise ValueError('x must be a real number in [-inf, inf], not NaN')
+    out = f(-x)
+    return float(out) if np.ndim(out) == 0 else out
+
+def norm_sf(x, # real number or array (no NaN)
+           ):
     "Standard normal upper tail Q(x) = 1 - Phi(x), accurate to ~1e-15 relative in both tails."
-    x = np.asarray(x, dtype=float)
-    if np.isnan(x).any(): raise ValueError('x must be a real number in [-inf, inf], not NaN')
-    out = special.ndtr(-x)
-    return float(out) if np.ndim(out) == 0 else out
+    return _normal_tail(x, special.ndtr)
 
-def log_norm_sf(x):
+def log_norm_sf(x, # real number or array (no NaN)
+               ):
     "log Q(x), finite wherever Q(x) > 0 mathematically (beyond the float range of Q itself)."
-    x = np.asarray(x, dtype=float)
-    if np.isnan(x).any(): raise ValueError('x must be a real number in [-inf, inf], not NaN')
-    out = special.log_ndtr(-x)
-    return float(out) if np.ndim(out) == 0 else out
+    return _normal_tail(x, special.log_ndtr)
 
-def norm_cdf(x):
+def norm_cdf(x, # real number or array (no NaN)
+            ):
     "Standard normal CDF Phi(x) = Q(-x)."
     return norm_sf(-np.asarray(x, dtype=float))
 
-def log_norm_cdf(x):
+def log_norm_cdf(x, # real number or array (no NaN)
+                ):
     "log Phi(x) = log Q(-x)."
     return log_norm_sf(-np.asarray(x, dtype=float))
 
@@ -222,6 +236,14 @@ def as_rng(rng=None, # None, an int seed >= 0, a `numpy.random.SeedSequence` or 
 DEFAULT_ORDERS = 1.0 + np.geomspace(1e-5, 1e5, 601)   # α - 1 log-spaced, 60 points per decade
 
 # %% ../nbs/00_core.ipynb #a1b59ab5
+def _bisect_mid(lo, hi, integer, rtol, xtol):
+    "Next point of `monotone_search` strictly inside (lo, hi), or None once the bracket is as tight as asked or can be."
+    if integer: return lo + (hi - lo)//2 if hi - lo > 1 else None
+    if hi - lo <= max(xtol, rtol*abs(hi)): return None
+    mid = math.sqrt(lo)*math.sqrt(hi) if lo > 0 and hi > 4*lo else lo + (hi - lo)/2   # geometric on wide brackets
+    return mid if lo < mid < hi else None      # no float strictly inside: the bracket is as tight as it gets
+
+# %% ../nbs/00_core.ipynb #28db80ce
 _EPS_F = 2.0**-52
 
 def monotone_search(pred, # predicate on [lo, hi]: False below a threshold, True from it on
@@ -242,15 +264,9 @@ def monotone_search(pred, # predicate on [lo, hi]: False below a threshold, True
     max_iter = check_int('max_iter', max_iter, lo=1)
     if not pred(hi): raise ValueError(f'monotone_search: the predicate is False at the upper end hi={hi!r}')
     if pred(lo): return (lo, lo) if bracket else lo
-    done = lambda: (lo, hi) if bracket else hi
     for _ in range(max_iter):
-        if integer:
-            if hi - lo <= 1: return done()
-            mid = lo + (hi - lo)//2
-        else:
-            if hi - lo <= max(xtol, rtol*abs(hi)): return done()
-            mid = math.sqrt(lo)*math.sqrt(hi) if lo > 0 and hi > 4*lo else lo + (hi - lo)/2
-            if not lo < mid < hi: return done()      # no float strictly inside: the bracket is as tight as it gets
+        mid = _bisect_mid(lo, hi, integer, rtol, xtol)
+        if mid is None: return (lo, hi) if bracket else hi
         if pred(mid): hi = mid
         else: lo = mid
     raise RuntimeError(f'monotone_search: no convergence in {max_iter} steps; bracket [{lo!r}, {hi!r}]')

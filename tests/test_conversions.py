@@ -494,7 +494,7 @@ def test_gdp_log_delta_rounded_up_at_huge_a(mu, eps):
             assert v >= exact and v - exact <= 1e-9*abs(exact) + 1e-11
 
 def test_short_grid_fast_path_is_bit_for_bit_the_full_path():
-    # 1-d float64 arrays of <= 64 orders take the fast path; the same values as lists take the full one
+    # 1-d float64 arrays and lists of Python floats (<= 64 orders) take the fast path; lists of numpy scalars the full
     import warnings
     from shuffle_privacy.accounting.conversions import rdp_to_dp, rdp_to_delta, OrderGridWarning
     rng = np.random.default_rng(7)
@@ -507,8 +507,19 @@ def test_short_grid_fast_path_is_bit_for_bit_the_full_path():
         d, e = float(10**rng.uniform(-300, -1e-3)), float(10**rng.uniform(-6, 3))
         with warnings.catch_warnings():
             warnings.simplefilter('ignore', OrderGridWarning)
-            assert rdp_to_dp(o, r, d) == rdp_to_dp(o.tolist(), r.tolist(), d)
-            assert rdp_to_delta(o, r, e) == rdp_to_delta(o.tolist(), r.tolist(), e)
+            full = rdp_to_dp(list(o), list(r), d)
+            assert rdp_to_dp(o, r, d) == full and rdp_to_dp(o.tolist(), r.tolist(), d) == full
+            full = rdp_to_delta(list(o), list(r), e)
+            assert rdp_to_delta(o, r, e) == full and rdp_to_delta(tuple(o.tolist()), r.tolist(), e) == full
+
+def test_short_lists_fast_path_validates_like_the_full_path():
+    from shuffle_privacy.accounting.conversions import rdp_to_dp, rdp_to_delta
+    assert rdp_to_dp([2, 3], [1, 2], 1e-5) == rdp_to_dp(np.array([2., 3.]), np.array([1., 2.]), 1e-5)
+    for o, r, msg in [([1.0, 2.0], [0.1, 0.2], 'orders must lie'), ([2.0, 3.0], [0.1, -0.2], 'rdp must contain'),
+                      ([2.0, 3.0], [0.1], 'mismatched'),
+                      ([2.0, 10**400], [0.1, 0.2], 'orders must'), ([2.0, math.nan], [0.1, 0.2], 'orders must'), ([2.0, 3.0], [0.1, 10**400], 'rdp must')]:
+        with pytest.raises(ValueError, match=msg): rdp_to_dp(o, r, 1e-5)
+        with pytest.raises(ValueError, match=msg): rdp_to_delta(o, r, 1.0)
 
 def test_gdp_epsilon_arrays_match_the_scalar_path_and_are_certified():
     rng = np.random.default_rng(3)

@@ -110,3 +110,8 @@ def test_log_expm1_bad_input_and_edges():
     from shuffle_privacy.core import log_expm1
     assert log_expm1(1e6) == 1e6
     with pytest.raises(ValueError, match='x must be >= 0'): log_expm1(-1e-3)
+
+def test_check_array_rejects_an_int_beyond_the_float_range_with_value_error():
+    from shuffle_privacy.core import check_array
+    with pytest.raises(ValueError, match='orders must be an array of real numbers'):
+        check_array('orders', [2.0, 10**400], lo=1)

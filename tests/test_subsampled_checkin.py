@@ -107,3 +107,30 @@ def test_checkin_large_n_keeps_only_the_central_range_and_equals_the_full_sum():
     full = np.minimum.accumulate((np.logaddexp(0.0, ex)/(o - 1))[::-1])[::-1]   # the same monotone envelope
     assert np.all(got >= full*(1 - 1e-13))
     np.testing.assert_allclose(got, full, rtol=1e-12)
+
+def _checkin_eps(n, p, sigma, delta=1e-6):
+    "ε of one check-in round from the event's curve at orders 2..32 (the improved conversion)."
+    import warnings
+    from shuffle_privacy.accounting.events import rdp_of
+    from shuffle_privacy.accounting.conversions import rdp_to_dp
+    from shuffle_privacy.mechanisms.shuffle_gaussian.subsampled import ShuffledCheckInEvent
+    o = np.arange(2, 33).astype(float)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        return rdp_to_dp(o, rdp_of(ShuffledCheckInEvent(n, p, sigma), o), delta)[0]
+
+@pytest.mark.parametrize('n,sigma', [(1000, 1.0), (300, 3.0)])
+def test_checkin_event_epsilon_is_non_decreasing_in_the_probability(n, sigma):
+    # thinning: check-in at p is a post-processing of check-in at p' >= p, so the event's bound may not decrease in p
+    eps = [_checkin_eps(n, p, sigma) for p in (0.005, 0.01, 0.03, 0.1, 0.25, 0.5, 0.8, 1.0)]
+    assert all(a <= b for a, b in zip(eps, eps[1:])), eps
+    assert eps[1] <= eps[-1]
+
+def test_checkin_event_curve_is_the_minimum_of_eq17_and_full_participation():
+    from shuffle_privacy.accounting.events import rdp_of
+    from shuffle_privacy.mechanisms.shuffle_gaussian.subsampled import ShuffledCheckInEvent
+    o = np.arange(2, 17)
+    ev = rdp_of(ShuffledCheckInEvent(1000, 0.01, 1.0), o.astype(float))
+    eq17, full = checkin_rdp_exact(o, 1000, probability=0.01, sigma=1.0), shuffle_gaussian_rdp(o, 1000, 1.0)
+    np.testing.assert_allclose(ev, np.minimum(eq17, full), rtol=1e-12)
+    assert np.all(ev <= eq17) and ev[-1] < eq17[-1]     # full participation is the better bound here

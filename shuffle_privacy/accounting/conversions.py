@@ -32,7 +32,7 @@ def _check_orders_rdp(orders, rdp):
     o = np.atleast_1d(check_array('orders', orders, lo=1, lo_open=True))
     if o.ndim != 1: raise ValueError(f'orders must be a scalar or a 1-d array; got shape {o.shape}')
     try: r = np.atleast_1d(np.asarray(rdp, dtype=float))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise ValueError(f'rdp must be an array of real numbers in [0, inf]; got {rdp!r}') from None
     if r.ndim != 1: raise ValueError(f'rdp must be a scalar or a 1-d array; got shape {r.shape}')
     if r.size == 0: raise ValueError('rdp must not be empty')
@@ -42,6 +42,7 @@ def _check_orders_rdp(orders, rdp):
     check_same_length(orders=o, rdp=r)
     return o, r
 
+# %% ../../nbs/01_conversions.ipynb #2b98e89a
 def _pick_order(values, o, what):
     "Index of the smallest value; warn with `OrderGridWarning` if it sits at the edge of a grid of 2+ orders."
     i = int(np.argmin(values))
@@ -58,43 +59,75 @@ def _pick_order_log(ld, o):
                       'the bound is limited by the grid, extend it', OrderGridWarning, stacklevel=3)
     return i
 
+# %% ../../nbs/01_conversions.ipynb #3d6774fe
 _ULP = 2.0**-52
+_NUMBER_TYPES = {float, int}    # exact types: a bool, a numpy scalar or a string goes the full way
+
+def _as_short(x):
+    "`x` as a float64 array if it is a 1-d float64 array or a list/tuple of <= 64 Python floats or ints; else None."
+    if type(x) is np.ndarray: return x if x.dtype == np.float64 and x.ndim == 1 else None
+    if type(x) is list or type(x) is tuple:
+        if not 0 < len(x) <= 64 or not set(map(type, x)) <= _NUMBER_TYPES: return None
+        try: return np.array(x, dtype=np.float64)
+        except OverflowError: return None     # an int beyond the float range: the full path reports it
+    return None
 
 def _short_valid(orders, rdp, lim=1e150):
-    "Python lists (orders, rdp) if both are 1-d float64 arrays of <= 64 entries, already valid and < `lim`; else None."
-    if not (type(orders) is np.ndarray and type(rdp) is np.ndarray and orders.dtype == np.float64
-            and rdp.dtype == np.float64 and orders.ndim == 1 and 0 < orders.size <= 64 and orders.shape == rdp.shape):
-        return None
-    ol, rl = orders.tolist(), rdp.tolist()
+    "(orders, rdp arrays, their Python lists) if both are short, 1-d, valid and < `lim` (`_as_short`); else None."
+    o, r = _as_short(orders), _as_short(rdp)
+    if o is None or r is None or not (0 < o.size <= 64 and o.shape == r.shape): return None
+    ol, rl = o.tolist(), r.tolist()
     # a NaN or an infinity anywhere makes a sum non-finite (NaN fails every comparison): those go the full way
-    if sum(ol) < lim and sum(rl) < lim and min(ol) > 1.0 and min(rl) >= 0.0: return ol, rl
+    if sum(ol) < lim and sum(rl) < lim and min(ol) > 1.0 and min(rl) >= 0.0: return o, r, ol, rl
     return None
+
+# %% ../../nbs/01_conversions.ipynb #571ff7cd
+_TERMS = {}
+
+def _order_terms(o, ol):
+    "Python lists of log1p(-1/α), log α and α - 1 for the grid `o` (numpy's functions), memoised per grid."
+    key = tuple(ol)
+    t = _TERMS.get(key)
+    if t is None:
+        if len(_TERMS) >= 256: _TERMS.clear()    # a bounded memo: a few grids are reused over and over
+        t = _TERMS[key] = (np.log1p(-1/o).tolist(), np.log(o).tolist(), (o - 1).tolist())
+    return t
 
 def _first_min(v):
     "Index of the first smallest entry of a list (as `np.argmin` for lists without NaN)."
     return min(range(len(v)), key=v.__getitem__)
 
-def _edge_warn(what, ol, i):
+def _edge_warn(what, ol, i, stacklevel=4):
     "`OrderGridWarning` when the chosen order ol[i] is the smallest or largest of a grid of 2+ orders."
     lo, hi = min(ol), max(ol)
     if len(ol) > 1 and (ol[i] == lo or ol[i] == hi):
         warnings.warn(f'{what}: the best order {ol[i]:g} is at the edge of the grid [{lo:g}, {hi:g}]; '
-                      'the bound is limited by the grid, extend it', OrderGridWarning, stacklevel=3)
+                      'the bound is limited by the grid, extend it', OrderGridWarning, stacklevel=stacklevel)
 
-# %% ../../nbs/01_conversions.ipynb #2b98e89a
+# %% ../../nbs/01_conversions.ipynb #2f12dff6
+def _rdp_to_dp_short(o, r, ol, rl, delta):
+    "`rdp_to_dp` on a valid short grid: `_improved_eps` term by term on Python floats, Bretagnolle–Huber, selection."
+    t1, lo, om1 = _order_terms(o, ol)
+    bh = (delta**2 + np.expm1(-r)).tolist()
+    ldel, u = math.log(delta), 4*_ULP
+    eps = []
+    for a, b, c, d, x in zip(rl, t1, lo, om1, bh):
+        t2 = (ldel + c)/d
+        e = a + b - t2
+        e = e + u*(abs(a) + abs(b) + abs(t2))
+        eps.append(0.0 if x >= 0 else (e if e >= 0.0 else 0.0))
+    i = _first_min(eps)
+    if eps[i] > 0 and eps[i] < math.inf: _edge_warn('rdp_to_dp', ol, i)
+    return eps[i], ol[i]
+
+# %% ../../nbs/01_conversions.ipynb #6132816a
 def rdp_to_dp(orders, # Rényi orders, reals > 1 (scalar or 1-d)
               rdp, # RDP values ρ(α) >= 0 at those orders (`inf` allowed: no guarantee at that order)
               delta:float, # target δ in (0, 1)
              )->tuple: # (ε, best order)
     "Smallest ε on grid, improved RDP→(ε,δ) conversion (Balle et al. 2020 Thm 21; paper 004 Lemma 2); per ordered pair."
     short = _short_valid(orders, rdp) if type(delta) is float and 0.0 < delta < 1.0 else None
-    if short is not None:    # fast path: the same array operations, no error-state switch, selection on lists
-        eps = _improved_eps(orders, rdp, delta).tolist()
-        bh = (delta**2 + np.expm1(-rdp)).tolist()
-        eps = [0.0 if b >= 0 else (e if e >= 0.0 else 0.0) for e, b in zip(eps, bh)]
-        i = _first_min(eps)
-        if eps[i] > 0 and eps[i] < math.inf: _edge_warn('rdp_to_dp', short[0], i)
-        return eps[i], short[0][i]
+    if short is not None: return _rdp_to_dp_short(*short, delta)    # bit for bit the lines below
     o, r = _check_orders_rdp(orders, rdp)
     delta = check_probability('delta', delta)
     with np.errstate(invalid='ignore', over='ignore'): eps = _improved_eps(o, r, delta)
@@ -123,21 +156,28 @@ def mironov_rdp_to_dp(orders, # Rényi orders, reals > 1
     return float(eps[i]), float(o[i])
 
 # %% ../../nbs/01_conversions.ipynb #c378259b
+def _rdp_to_delta_short(o, r, ol, rl, epsilon):
+    "`rdp_to_delta` on a valid short grid with every ρ > 0: the improved bound term by term, Bretagnolle–Huber."
+    t1, lo, om1 = _order_terms(o, ol)
+    bh = (0.5*np.log(-np.expm1(-r))).tolist()
+    u, ld = 4*_ULP, []
+    for a, b, c, d, x in zip(rl, t1, lo, om1, bh):
+        t = d*(a - epsilon + b)
+        v = t - c + u*(abs(t) + c + d*(abs(a) + epsilon))
+        ld.append(min(min(v, x), 0.0))
+    i = _first_min(ld)
+    if ld[i] < 0: _edge_warn('rdp_to_delta', ol, i)
+    return math.exp(ld[i]), ol[i]
+
+# %% ../../nbs/01_conversions.ipynb #61583d33
 def rdp_to_delta(orders, # Rényi orders, reals > 1
                  rdp, # RDP values >= 0 at those orders (`inf` allowed)
                  epsilon:float, # target ε >= 0
                 )->tuple: # (δ, best order)
     "Smallest δ on the grid such that (α, ρ(α))-RDP implies (ε, δ)-DP (improved conversion inverted); per ordered pair."
     short = _short_valid(orders, rdp) if type(epsilon) is float and 0.0 <= epsilon < 1e150 else None
-    if short is not None and min(short[1]) > 0:    # fast path (all finite, so ld is finite and log(1 - e^-ρ) too)
-        o, r = orders, rdp
-        t1 = (o - 1)*(r - epsilon + np.log1p(-1/o))
-        ld = (t1 - np.log(o) + 4*_ULP*(np.abs(t1) + np.log(o) + (o - 1)*(np.abs(r) + epsilon))).tolist()
-        bh = (0.5*np.log(-np.expm1(-r))).tolist()
-        ld = [min(min(a, b), 0.0) for a, b in zip(ld, bh)]
-        i = _first_min(ld)
-        if ld[i] < 0: _edge_warn('rdp_to_delta', short[0], i)
-        return math.exp(ld[i]), short[0][i]
+    if short is not None and min(short[3]) > 0:    # all finite and > 0: ld is finite, and log(1 - e^-ρ) too
+        return _rdp_to_delta_short(*short, epsilon)  # bit for bit the lines below
     o, r = _check_orders_rdp(orders, rdp)
     epsilon = check_nonnegative('epsilon', epsilon)
     with np.errstate(invalid='ignore', over='ignore', divide='ignore'):
@@ -200,6 +240,7 @@ def _log_mills(x):
     r = float(special.erfcx(x/math.sqrt(2)))
     return 0.5*math.log(math.pi/2) + math.log(r) if r > 0 else -math.inf
 
+# %% ../../nbs/01_conversions.ipynb #75180c33
 def _gdp_log_delta(mu:float, eps:float)->float:
     "log δ(ε) of μ-GDP for validated scalars (no rounding)."
     a, b = eps/mu - mu/2, eps/mu + mu/2      # b > 0 always
@@ -227,13 +268,14 @@ def _mu_eps(mu, eps):
     m, e = np.broadcast_arrays(np.asarray(m, float), np.asarray(e, float))
     return m, e, scalar
 
-# %% ../../nbs/01_conversions.ipynb #75180c33
+# %% ../../nbs/01_conversions.ipynb #eb920aaf
 def _a_margin(mu, eps):
     "Rounding of a = ε/μ - μ/2 (about an ulp) moves log φ(a) = -a²/2 by about a² ulp: beyond GDP_RTOL once a > 60."
     a = eps/mu - mu/2
     return min(4*_ULP*a*a, 1e300) if a > 40 else 0.0   # capped: -inf + margin stays -inf, never NaN
 
 def _gdp_log_delta_up(mu, eps): return min(_gdp_log_delta(mu, eps) + math.log1p(GDP_RTOL) + _a_margin(mu, eps), 0.0)
+
 def _gdp_delta_up(mu, eps): return math.exp(_gdp_log_delta_up(mu, eps))
 
 _GL_X, _GL_W = np.polynomial.legendre.leggauss(64)
@@ -257,6 +299,7 @@ def _split(x):
     hi = c - (c - x)
     return hi, x - hi
 
+# %% ../../nbs/01_conversions.ipynb #cb991be4
 def _a_error_free(e, m):
     "ε/μ - μ/2 to about one ulp: Dekker's exact product gives the division's remainder, TwoSum the difference."
     q = e/m
@@ -270,6 +313,7 @@ def _a_error_free(e, m):
     se = (q - (s - bb)) + (-h - bb)                      # q - h = s + se exactly (Knuth's TwoSum)
     return s + (se + rem/m)
 
+# %% ../../nbs/01_conversions.ipynb #bb5bb2d7
 def _gdp_log_delta_vec(m, e):
     "log δ(ε) (unrounded) for validated 1-d float arrays: the scalar path's formulas, in numpy."
     with np.errstate(all='ignore'):
@@ -299,6 +343,7 @@ def _gdp_log_delta_vec(m, e):
             if j.size: out[j] = np.log(m[j]) + lphi[j] + np.log(_gdp_cancel_integral_vec(a[j], b[j]))
     return out
 
+# %% ../../nbs/01_conversions.ipynb #35738186
 def _gdp_map(f, mu, eps):
     "Apply the scalar `f` (scalars) or the vectorised path (arrays), rounded up by GDP_RTOL like the scalar path."
     m, e, scalar = _mu_eps(mu, eps)
@@ -319,6 +364,7 @@ def gdp_log_delta(mu, # μ > 0 (scalar or array)
     "log δ(ε) of a μ-GDP mechanism (Dong, Roth and Su, Cor. 2.13), finite even where δ underflows."
     return _gdp_map(_gdp_log_delta_up, mu, epsilon)
 
+# %% ../../nbs/01_conversions.ipynb #337c0a94
 def gdp_delta(mu, # μ > 0 (scalar or array)
               epsilon, # ε >= 0 (scalar or array)
              ): # δ(ε), rounded up
@@ -333,6 +379,7 @@ def _certify_up(g, x):
         x, step = x + step, 2*step
     return x
 
+# %% ../../nbs/01_conversions.ipynb #432b8342
 def gdp_epsilon(mu, # μ > 0 (scalar or array)
                 delta, # target δ in (0, 1) (scalar or array)
                ): # smallest certified ε >= 0 (a float, or an array of the broadcast shape)
@@ -358,6 +405,7 @@ def gdp_epsilon(mu, # μ > 0 (scalar or array)
 
 _FMAX = np.finfo(float).max
 
+# %% ../../nbs/01_conversions.ipynb #69db014d
 def _gdp_dlogdelta(m, e, ld):
     "d log δ/dε = -e^ε Q(b)/δ(ε) = -exp(log φ(a) + log R(b) - log δ), for the Newton steps (need not be exact)."
     with np.errstate(all='ignore'):
@@ -365,25 +413,26 @@ def _gdp_dlogdelta(m, e, ld):
         lb = -0.5*a*a - 0.5*math.log(2*math.pi) + 0.5*math.log(math.pi/2) + np.log(special.erfcx(b/math.sqrt(2)))
         return -np.exp(lb - ld)
 
-def _gdp_epsilon_vec(m, d, max_iter=100):
-    "`gdp_epsilon` for validated 1-d float arrays: safeguarded Newton on log δ(ε) (unconverged entries), certified."
-    out = np.zeros(len(m))
-    ldu = _gdp_log_delta_up_vec
-    act = np.flatnonzero(np.exp(ldu(m, np.zeros(len(m)))) > d)  # certified δ(0) > δ: ε > 0 (else 0, as for scalars)
-    m, d = m[act], d[act]
-    t = np.log(d)
+# %% ../../nbs/01_conversions.ipynb #5c8d4ea5
+def _gdp_eps_bracket(m, d, t):
+    "(lo, x, log δ(x) rounded up) with log δ(lo) > t >= log δ(x) where the float range allows (x = _FMAX otherwise)."
     with np.errstate(all='ignore'):
-        hi = m*(np.maximum(-special.ndtri(d), 0.0) + m/2)        # δ(hi) <= Q(Q^{-1}(δ)) = δ up to rounding
+        hi = m*(np.maximum(-special.ndtri(d), 0.0) + m/2)    # δ(hi) <= Q(Q^{-1}(δ)) = δ up to rounding
     x = np.where(np.isfinite(hi), hi, _FMAX)
-    lo, L = np.zeros(len(m)), ldu(m, x)                           # L: log δ(x), rounded up, kept current
-    for _ in range(1100):                                        # widen where rounding left g(x) > 0 (capped)
+    lo, L = np.zeros(len(m)), _gdp_log_delta_up_vec(m, x)            # L: log δ(x), rounded up, kept current
+    for _ in range(1100):                                            # widen where rounding left g(x) > 0 (capped)
         bad = np.flatnonzero((L > t) & (x < _FMAX))
         if not bad.size: break
         lo[bad], x[bad] = x[bad], np.minimum(2*x[bad] + 1e-300, _FMAX)
-        L[bad] = ldu(m[bad], x[bad])
-    hi, inf = x.copy(), L > t                                    # inf: ε beyond the float range (huge μ)
+        L[bad] = _gdp_log_delta_up_vec(m[bad], x[bad])
+    return lo, x, L
+
+# %% ../../nbs/01_conversions.ipynb #36f75c62
+def _gdp_eps_newton(m, t, lo, x, L, max_iter):
+    "Safeguarded Newton on log δ(ε) = t inside the bracket [lo, x], in place on x; entries beyond the floats: inf."
+    hi, inf = x.copy(), L > t                                        # inf: ε beyond the float range (huge μ)
     idx = np.flatnonzero(~inf)
-    for _ in range(max_iter):                                    # bracket [lo, hi] with g(lo) > 0 >= g(hi)
+    for _ in range(max_iter):                                        # bracket [lo, hi] with g(lo) > 0 >= g(hi)
         if not idx.size: break
         xi, mi, ld = x[idx], m[idx], L[idx]
         g = ld - t[idx]
@@ -391,13 +440,24 @@ def _gdp_epsilon_vec(m, d, max_iter=100):
         lo[idx[pos]], hi[idx[~pos]] = xi[pos], xi[~pos]
         with np.errstate(all='ignore'): xn = xi - g/_gdp_dlogdelta(mi, xi, ld)
         l, h = lo[idx], hi[idx]
-        xn = np.where((xn > l) & (xn <= h), xn, l + 0.5*(h - l))   # Newton inside the bracket, else bisection
+        xn = np.where((xn > l) & (xn <= h), xn, l + 0.5*(h - l))       # Newton inside the bracket, else bisection
         xn[g == 0] = xi[g == 0]
         x[idx] = xn
         done = (h - l <= 4*_ULP*h) | (np.abs(xn - xi) <= 4*_ULP*xi) | (g == 0)
         idx = idx[~done]
-        L[idx] = ldu(m[idx], x[idx])
-    x[inf] = math.inf                                            # x: the last iterate (certified next)
+        L[idx] = _gdp_log_delta_up_vec(m[idx], x[idx])
+    x[inf] = math.inf
+    return x
+
+# %% ../../nbs/01_conversions.ipynb #7533a94d
+def _gdp_epsilon_vec(m, d, max_iter=100):
+    "`gdp_epsilon` for validated 1-d float arrays: safeguarded Newton on log δ(ε) (unconverged entries), certified."
+    out = np.zeros(len(m))
+    ldu = _gdp_log_delta_up_vec
+    act = np.flatnonzero(np.exp(ldu(m, np.zeros(len(m)))) > d)  # certified δ(0) > δ: ε > 0 (else 0, as for scalars)
+    m, d = m[act], d[act]
+    t = np.log(d)
+    x = _gdp_eps_newton(m, t, *_gdp_eps_bracket(m, d, t), max_iter)   # the last iterate (certified next)
     step = np.maximum(np.abs(x)*4*_ULP, 1e-300)
     idx = np.flatnonzero(np.isfinite(x))
     for _ in range(2000):                                        # `_certify_up`, on the entries that need it
@@ -422,6 +482,7 @@ def gdp_compose(mu, # μ > 0, or an array of μ_i > 0 for a heterogeneous compos
     top = m.max()
     return float(_up(top*math.sqrt(k*float(np.sum((m/top)**2))), 4 + math.ceil(math.log2(len(m)))))  # pairwise sum
 
+# %% ../../nbs/01_conversions.ipynb #8ec765b5
 def dp_tradeoff(epsilon:float, # ε >= 0
                 delta:float, # δ in [0, 1]
                 alpha, # type I error(s) in [0, 1]
@@ -434,6 +495,7 @@ def dp_tradeoff(epsilon:float, # ε >= 0
                                          math.exp(-epsilon)*(1 - delta - a)))
     return float(out) if np.ndim(alpha) == 0 else out
 
+# %% ../../nbs/01_conversions.ipynb #78c169c1
 def gdp_tradeoff(mu:float, # μ > 0
                  alpha, # type I error(s) in [0, 1]
                 ): # smallest type II error allowed by μ-GDP
@@ -447,6 +509,7 @@ def gdp_tradeoff(mu:float, # μ > 0
 class UnsoundConversionWarning(UserWarning):
     "A conversion that reproduces a published formula which is not a valid privacy implication."
 
+# %% ../../nbs/01_conversions.ipynb #cd388c3a
 def pure_dp_to_rdp(epsilon:float, # ε >= 0 of a pure ε-DP mechanism
                    orders, # Rényi orders, reals > 1
                   ): # RDP ρ(α) at each order
@@ -463,6 +526,7 @@ def pure_dp_to_rdp(epsilon:float, # ε >= 0 of a pure ε-DP mechanism
     out = np.minimum(out, epsilon)
     return float(out) if np.ndim(orders) == 0 else out
 
+# %% ../../nbs/01_conversions.ipynb #3d3dcbf5
 def paper001_dp_to_rdp(epsilon:float, # ε >= 0 of the per-epoch (ε, δ)-DP guarantee
                        delta:float, # δ in (0, 1)
                        orders, # Rényi orders, reals > 1
@@ -498,6 +562,7 @@ def basic_composition(epsilon, # ε_j >= 0 (scalar or 1-d array)
     n = 4 + math.ceil(math.log2(len(e)))
     return float(_up(k*np.sum(e), n)), float(min(1.0, _up(k*np.sum(d), n)))
 
+# %% ../../nbs/01_conversions.ipynb #e06b8224
 def advanced_composition(epsilon:float, # per-mechanism ε >= 0
                          delta:float, # per-mechanism δ in [0, 1]
                          *, count:int, # number of mechanisms composed (k in the papers)
@@ -510,6 +575,7 @@ def advanced_composition(epsilon:float, # per-mechanism ε >= 0
     e = math.sqrt(-2*k*math.log(dp))*epsilon + (k*epsilon*math.expm1(epsilon) if epsilon < 709 else math.inf)
     return float(_up(e, 6)), float(min(1.0, _up(k*delta + dp, 2)))
 
+# %% ../../nbs/01_conversions.ipynb #d520f166
 def heterogeneous_advanced_composition(epsilon, # ε_j >= 0 (1-d array)
                                        delta, # δ_j in [0, 1] (scalar or 1-d array)
                                        delta_prime:float, # the extra δ′ in (0, 1)
@@ -522,6 +588,7 @@ def heterogeneous_advanced_composition(epsilon, # ε_j >= 0 (1-d array)
         ep = math.sqrt(-2*math.log(dp)*float(np.sum(e*e))) + float(np.sum(e*np.expm1(e)))
     return float(_up(ep, n)), float(min(1.0, _up(float(np.sum(d)) + dp, n)))
 
+# %% ../../nbs/01_conversions.ipynb #faf814c1
 def cjmp_composition(epsilon, # ε_j >= 0 of the d coordinates (1-d array)
                      delta, # δ_j in [0, 1] (scalar or 1-d array)
                      delta_prime:float, # the paper's γ: the slack added to δ, in (0, 1)
@@ -560,6 +627,7 @@ def _kov_log_delta_rr(eps, k, eps_g):
     if hi < l_max: out = np.logaddexp(out, stats.binom.logsf(hi, k, q))
     return float(out)
 
+# %% ../../nbs/01_conversions.ipynb #6d929260
 def _kov_delta(eps, delta, k, eps_g):
     "δ_opt(ε_g) = [1-(1-δ)^k] + (1-δ)^k δ_RR(ε_g) for validated inputs, each part rounded up."
     if delta >= 1: return 1.0
@@ -583,6 +651,7 @@ def optimal_composition_delta(epsilon:float, # per-mechanism ε >= 0
     k, eg = check_int('count', count, lo=1), check_nonnegative('epsilon_total', epsilon_total)
     return _kov_delta(epsilon, delta, k, eg)
 
+# %% ../../nbs/01_conversions.ipynb #b3ed1288
 def optimal_composition_epsilon(epsilon:float, # per-mechanism ε >= 0
                                 delta:float, # per-mechanism δ in [0, 1]
                                 *, count:int, # number of mechanisms composed (k in the papers)
@@ -612,6 +681,7 @@ def composed_dp_tradeoff(epsilon:float, # per-mechanism ε >= 0
     out = np.interp(a, va, vb)
     return float(out) if np.ndim(alpha) == 0 else out
 
+# %% ../../nbs/01_conversions.ipynb #f19dd18b
 def _composed_vertices(eps, delta, k):
     "Vertices (α_j, β_j) of f_{ε,δ}^{⊗k}, from α = 0 to α = 1."
     l = np.arange(k + 1, dtype=float)

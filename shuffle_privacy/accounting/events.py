@@ -47,11 +47,14 @@ class Event(dp_event.DpEvent):
 # %% ../../nbs/02_events.ipynb #5ee53567
 class ProfileEvent(Event):
     "An event whose analysis gives a privacy profile δ(ε) (non-increasing, in [0, 1]) instead of a Rényi DP curve."
-    def delta(self, epsilon:float)->float:
+    def delta(self, epsilon:float, # ε >= 0
+             )->float:
         "δ(ε) of one run of the mechanism, for ε >= 0 (an upper bound: conservative)."
         raise NotImplementedError(f'{type(self).__name__} must implement delta(epsilon)')
 
-    def epsilon(self, delta:float, hi:float=1e3)->float:
+    def epsilon(self, delta:float, # target δ in (0, 1)
+                hi:float=1e3, # largest ε searched; beyond it the answer is inf
+               )->float:
         "The smallest ε with δ(ε) <= delta, by bisection on the profile (capped at `hi`; inf if not reached)."
         from shuffle_privacy.core import monotone_search
         delta = check_probability('delta', delta)
@@ -60,14 +63,17 @@ class ProfileEvent(Event):
         return monotone_search(lambda e: self.delta(e) <= delta, 0.0, hi, rtol=1e-12, xtol=1e-15)
 
 # %% ../../nbs/02_events.ipynb #81988448
-def check_orders(orders)->np.ndarray:
+def check_orders(orders, # Rényi orders, reals > 1 (scalar or 1-d)
+                )->np.ndarray:
     "Rényi orders as a 1-d float array of reals > 1 (a scalar becomes an array of one)."
     o = np.atleast_1d(check_array('orders', orders, lo=1, lo_open=True)).astype(float)
     if o.ndim != 1: raise ValueError(f'orders must be a scalar or a 1-d array; got shape {o.shape}')
     if not np.all(np.isfinite(o)): raise ValueError('orders must be finite reals > 1')
     return o
 
-def monotone_envelope(orders:np.ndarray, rdp:np.ndarray)->np.ndarray:
+def monotone_envelope(orders:np.ndarray, # Rényi orders (any order of entries)
+                      rdp:np.ndarray, # RDP upper bounds at those orders
+                     )->np.ndarray:
     "min over orders β >= α of rdp(β), at each α (Rényi divergence is non-decreasing in the order)."
     idx = np.argsort(orders, kind='stable')
     env = np.minimum.accumulate(rdp[idx][::-1])[::-1]
@@ -90,7 +96,7 @@ def check_relation(neighboring_relation, # a dp_accounting NeighboringRelation
 def missing_message(event, # the event nobody registered
                     what:str, # what the registry gives, e.g. 'Rényi DP curve'
                     *, registry:str, # the public name of the registry, e.g. 'rdp_of'
-                    neighboring_relation:NeighboringRelation=NeighboringRelation.REPLACE_ONE,
+                    neighboring_relation:NeighboringRelation=NeighboringRelation.REPLACE_ONE, # relation asked for
                    )->str:
     "What to say when `registry` has nothing for `event` under `neighboring_relation`."
     t = type(event).__name__
@@ -341,7 +347,8 @@ def _(event:dp_event.PoissonSampledDpEvent, orders):
     return np.zeros(orders.shape) if math.isinf(z) else poisson_gaussian_rdp(orders, q, z)
 
 # %% ../../nbs/02_events.ipynb #585cfe0d
-def patch(f):
+def patch(f, # a function whose first parameter is annotated with the class to extend
+         ):
     "Add `f` to the class that annotates its first parameter (`def f(self:Cls, ...)`), as fastcore's `@patch` does."
     cls = next(iter(f.__annotations__.values()))
     f.__qualname__ = f'{cls.__name__}.{f.__name__}'
@@ -419,70 +426,82 @@ class Accountant(dp_accounting.PrivacyAccountant):
                                                            neighboring_relation=self.neighboring_relation)
     def _stage(self, event, count:int): return None
 
-    def _maybe_compose(self, event, count, do_compose):
-        bad = find_unsupported(event, self._registry(), self._missing)
-        if bad: return self.CompositionErrorDetails(invalid_event=bad[0], error_message=bad[1])
-        if do_compose and count:
-            try: key = (hash(event), event)[1]
-            except TypeError: key = ('unhashable', id(event))    # a ComposedDpEvent holds a list
-            entry = self._entries.setdefault(key, [event, 0]); entry[1] += count
-            self._commit(event, count, self._staged)
-        return None
-
-    def compose(self, event:dp_event.DpEvent, # the event to compose (any DpEvent this accountant supports)
-                count:int=1, # how many times, an integer in [0, 2**53]
-               ):
-        "Account for `count` adaptive runs of `event`; returns the accountant, so that calls chain."
-        if not isinstance(event, dp_event.DpEvent):
-            raise TypeError(f'event must be a dp_accounting DpEvent; got {type(event).__name__} {event!r}')
-        count = check_int('count', count, lo=0, hi=MAX_COUNT)
-        bad = self._maybe_compose(event, count, False)
-        if bad: raise UnsupportedEventError(f'{type(self).__name__} cannot compose {type(event).__name__}: '
-                                            f'{bad.error_message}')
-        if count == 0: return self      # nothing happened (dp_accounting's ledger refuses a count of 0)
-        self._staged = self._stage(event, count)
-        try: return super().compose(event, count)
-        finally: self._staged = None
-
-    def get_epsilon(self, target_delta:float, # δ in (0, 1]
-                   )->float:
-        "The smallest ε (an upper bound) such that the composition is (ε, δ)-DP."
-        d = check_number(check_probability, 'target_delta', target_delta, closed=True)
-        if d == 0: raise ValueError('target_delta must be in (0, 1]; got 0')
-        return 0.0 if d == 1 or not self._entries else self._epsilon(d)
-
-    def get_delta(self, target_epsilon:float, # ε >= 0 (inf gives 0)
-                 )->float:
-        "The smallest δ (an upper bound) such that the composition is (ε, δ)-DP."
-        e = check_number(check_real, 'target_epsilon', target_epsilon, lo=0, allow_inf=True)
-        return 0.0 if math.isinf(e) or not self._entries else self._delta(e)
-
-    def meets(self, target_epsilon:float, # ε >= 0
-              target_delta:float, # δ in (0, 1]
-             )->bool:
-        "Is the composition certified (ε, δ)-DP? (`get_epsilon(δ) <= ε`; subclasses may stop their search early.)"
-        check_number(check_real, 'target_epsilon', target_epsilon, lo=0)
-        return self.get_epsilon(target_delta) <= target_epsilon
-
-    def check_memory(self, nbytes:float, # estimated bytes the next step allocates
-                     what:str, # the step, e.g. 'composing 10**9 rounds of X'
-                     instead:str, # what to do instead
-                    ):
-        "Raise `ResourceLimitError` if `nbytes` exceeds the accountant's `memory_budget`."
-        if nbytes > self.memory_budget:
-            raise ResourceLimitError(f'{what} needs about {nbytes/2**30:.3g} GiB, more than memory_budget = '
-                                     f'{self.memory_budget/2**30:.3g} GiB; {instead}')
-
     @property
     def entries(self)->list:
         "The composed (event, count) pairs, repeats merged, in the order first composed."
         return [tuple(v) for v in self._entries.values()]
 
-    def __repr__(self):
-        parts = [repr(e) + (f' × {c}' if c != 1 else '') for e, c in self._entries.values()]
-        if self.neighboring_relation != NeighboringRelation.REPLACE_ONE:
-            parts.append(f'neighboring_relation={self.neighboring_relation.name}')
-        return f'{type(self).__name__}({", ".join(parts)})'
+# %% ../../nbs/02_events.ipynb #732d3126
+@patch
+def _maybe_compose(self:Accountant, event, count, do_compose):
+    bad = find_unsupported(event, self._registry(), self._missing)
+    if bad: return self.CompositionErrorDetails(invalid_event=bad[0], error_message=bad[1])
+    if do_compose and count:
+        try: key = (hash(event), event)[1]
+        except TypeError: key = ('unhashable', id(event))    # a ComposedDpEvent holds a list
+        entry = self._entries.setdefault(key, [event, 0]); entry[1] += count
+        self._commit(event, count, self._staged)
+    return None
+
+# %% ../../nbs/02_events.ipynb #f8271678
+@patch
+def compose(self:Accountant, event:dp_event.DpEvent, # the event to compose (any DpEvent this accountant supports)
+            count:int=1, # how many times, an integer in [0, 2**53]
+           ):
+    "Account for `count` adaptive runs of `event`; returns the accountant, so that calls chain."
+    if not isinstance(event, dp_event.DpEvent):
+        raise TypeError(f'event must be a dp_accounting DpEvent; got {type(event).__name__} {event!r}')
+    count = check_int('count', count, lo=0, hi=MAX_COUNT)
+    bad = self._maybe_compose(event, count, False)
+    if bad: raise UnsupportedEventError(f'{type(self).__name__} cannot compose {type(event).__name__}: '
+                                        f'{bad.error_message}')
+    if count == 0: return self      # nothing happened (dp_accounting's ledger refuses a count of 0)
+    self._staged = self._stage(event, count)
+    try: return super(Accountant, self).compose(event, count)   # zero-argument super() needs the class body
+    finally: self._staged = None
+
+# %% ../../nbs/02_events.ipynb #ccacba66
+@patch
+def get_epsilon(self:Accountant, target_delta:float, # δ in (0, 1]
+               )->float:
+    "The smallest ε (an upper bound) such that the composition is (ε, δ)-DP."
+    d = check_number(check_probability, 'target_delta', target_delta, closed=True)
+    if d == 0: raise ValueError('target_delta must be in (0, 1]; got 0')
+    return 0.0 if d == 1 or not self._entries else self._epsilon(d)
+
+@patch
+def get_delta(self:Accountant, target_epsilon:float, # ε >= 0 (inf gives 0)
+             )->float:
+    "The smallest δ (an upper bound) such that the composition is (ε, δ)-DP."
+    e = check_number(check_real, 'target_epsilon', target_epsilon, lo=0, allow_inf=True)
+    return 0.0 if math.isinf(e) or not self._entries else self._delta(e)
+
+# %% ../../nbs/02_events.ipynb #015ca12e
+@patch
+def meets(self:Accountant, target_epsilon:float, # ε >= 0
+          target_delta:float, # δ in (0, 1]
+         )->bool:
+    "Is the composition certified (ε, δ)-DP? (`get_epsilon(δ) <= ε`; subclasses may stop their search early.)"
+    check_number(check_real, 'target_epsilon', target_epsilon, lo=0)
+    return self.get_epsilon(target_delta) <= target_epsilon
+
+@patch
+def check_memory(self:Accountant, nbytes:float, # estimated bytes the next step allocates
+                 what:str, # the step, e.g. 'composing 10**9 rounds of X'
+                 instead:str, # what to do instead
+                ):
+    "Raise `ResourceLimitError` if `nbytes` exceeds the accountant's `memory_budget`."
+    if nbytes > self.memory_budget:
+        raise ResourceLimitError(f'{what} needs about {nbytes/2**30:.3g} GiB, more than memory_budget = '
+                                 f'{self.memory_budget/2**30:.3g} GiB; {instead}')
+
+# %% ../../nbs/02_events.ipynb #c20487e3
+@patch
+def __repr__(self:Accountant):
+    parts = [repr(e) + (f' × {c}' if c != 1 else '') for e, c in self._entries.values()]
+    if self.neighboring_relation != NeighboringRelation.REPLACE_ONE:
+        parts.append(f'neighboring_relation={self.neighboring_relation.name}')
+    return f'{type(self).__name__}({", ".join(parts)})'
 
 # %% ../../nbs/02_events.ipynb #aa478e7f
 class LateProgress:

@@ -10,8 +10,27 @@ __all__ = ['block_shuffle', 'clip_gradient', 'blogs_epsilons', 'blogs_group_epsi
 import math, numbers, warnings
 import numpy as np
 from ...core import check_int, check_positive, check_probability, check_real, as_rng
+from ...accounting.events import patch
 
 # %% ../../../nbs/25_blogs.ipynb #616a3c80
+def _shuffle_padded(flat, oflat, perm, b):
+    "Write the published padded block shuffle of `flat` (size not a multiple of b) into `oflat`, block order `perm`."
+    # block m-1 holds the r = n - full*b tail entries followed by b - r zeros. Output slots 0..m-2 are whole blocks
+    # inside the output; slot m-1 keeps only its first r entries (the published trim).
+    n, m = flat.size, len(perm)
+    full = n // b
+    r = n - full * b
+    blocks, oblocks = flat[:full * b].reshape(full, b), oflat[:full * b].reshape(full, b)
+    j = int(np.flatnonzero(perm == m - 1)[0])   # output slot that receives the padded block
+    if j: np.take(blocks, perm[:j], axis=0, out=oblocks[:j], mode='clip')
+    if j < m - 1:
+        if j + 1 < m - 1: np.take(blocks, perm[j + 1:m - 1], axis=0, out=oblocks[j + 1:], mode='clip')
+        oblocks[j, :r] = flat[full * b:]; oblocks[j, r:] = 0      # padded block inside: zeros come in
+        oflat[full * b:] = blocks[perm[m - 1], :r]               # last slot trimmed: entries go out
+    else:
+        oflat[full * b:] = flat[full * b:]                       # padded block last: a permutation after all
+
+# %% ../../../nbs/25_blogs.ipynb #05d124b7
 def block_shuffle(x, # array of any shape (a gradient tensor)
                   block_size:int, # entries per block, >= 1
                   *, rng=None, # numpy Generator or seed
@@ -34,19 +53,7 @@ def block_shuffle(x, # array of any shape (a gradient tensor)
         # 'clip': unbuffered (indices are valid)
         np.take(flat.reshape(m, b), perm, axis=0, out=out.reshape(m, b), mode='clip')
         return out
-    # padded case: block m-1 holds the r = n - full*b tail entries followed by b - r zeros. Output slots 0..m-2 are
-    # whole blocks inside the output; slot m-1 keeps only its first r entries (the published trim).
-    r = n - full * b
-    oflat = out.reshape(-1)
-    blocks, oblocks = flat[:full * b].reshape(full, b), oflat[:full * b].reshape(full, b)
-    j = int(np.flatnonzero(perm == m - 1)[0])   # output slot that receives the padded block
-    if j: np.take(blocks, perm[:j], axis=0, out=oblocks[:j], mode='clip')
-    if j < m - 1:
-        if j + 1 < m - 1: np.take(blocks, perm[j + 1:m - 1], axis=0, out=oblocks[j + 1:], mode='clip')
-        oblocks[j, :r] = flat[full * b:]; oblocks[j, r:] = 0      # padded block inside: zeros come in
-        oflat[full * b:] = blocks[perm[m - 1], :r]               # last slot trimmed: entries go out
-    else:
-        oflat[full * b:] = flat[full * b:]                       # padded block last: a permutation after all
+    _shuffle_padded(flat, out.reshape(-1), perm, b)
     return out
 
 # %% ../../../nbs/25_blogs.ipynb #d419df8c
@@ -104,6 +111,7 @@ def blogs_step_epsilon(dims, # dimensions d_i of the parameter groups
         raise ValueError(f'block_sizes must be a list with one entry per group (len(dims)={len(dims)})')
     return math.fsum(blogs_group_epsilon(d, b, clip) for d, b in zip(dims, block_sizes))
 
+# %% ../../../nbs/25_blogs.ipynb #71cb12d6
 def blogs_compose(epsilon_step:float, # per-step ε (sum over the groups)
                   count:int, # number of steps T >= 1
                   delta:float, # δ in (0, 1)
@@ -115,6 +123,7 @@ def blogs_compose(epsilon_step:float, # per-step ε (sum over the groups)
     if e > 709.0: return math.inf                # T e (e^e - 1) exceeds the float range: the bound is +inf
     return math.sqrt(-2.0 * T * math.log(delta)) * e + T * e * math.expm1(e)   # -log δ: 1/δ overflows if subnormal
 
+# %% ../../../nbs/25_blogs.ipynb #dae604b5
 def blogs_total_epsilon(dims, # dimensions d_i of the parameter groups
                         block_sizes, # block sizes b_i, one per group
                         *, clip:float, # clip value C > 0
@@ -128,6 +137,7 @@ def blogs_total_epsilon(dims, # dimensions d_i of the parameter groups
 class BlogsTargetExceeded(UserWarning):
     "Algorithm 2 returned block sizes whose eq. (3) total exceeds the target ε."
 
+# %% ../../../nbs/25_blogs.ipynb #c940688d
 def _inner_search(d, target, C):
     "Algorithm 2 `binary_search_global`, for one group: the largest b in [1, d-1] with ε(d, b) <= target, default 1."
     low, high = 1, d - 1
@@ -139,6 +149,23 @@ def _inner_search(d, target, C):
         else: high = mid - 1
     return best
 
+# %% ../../../nbs/25_blogs.ipynb #74ae8100
+def _outer_search(dims, target, high, *, C, count, delta):
+    "Algorithm 2's outer bisection on the per-group ε in (0, high]: the sizes whose total ε is closest to `target`."
+    low, best_sizes, best_diff, cache = 0.0, None, math.inf, {}
+    while high - low > 1e-6:
+        mid = (low + high) / 2
+        sizes = [_inner_search(d, mid, C) for d in dims]
+        key = tuple(sizes)
+        if key not in cache: cache[key] = blogs_total_epsilon(dims, sizes, clip=C, count=count, delta=delta)
+        eps = cache[key]
+        diff = abs(eps - target)
+        if diff < best_diff: best_sizes, best_diff = sizes, diff
+        if eps > target: high = mid
+        else: low = mid
+    return best_sizes
+
+# %% ../../../nbs/25_blogs.ipynb #066e48e2
 def blogs_block_sizes(dims, # dimensions d_i of the trainable parameter tensors (p.numel())
                       target_epsilon:float, # target total ε > 0
                       *, delta:float, # δ in (0, 1)
@@ -156,17 +183,7 @@ def blogs_block_sizes(dims, # dimensions d_i of the trainable parameter tensors 
     if not high - low > 1e-6:
         raise ValueError(f'target_epsilon/count must exceed 1e-6 (Algorithm 2 returns None otherwise); '
                          f'got {target}/{count} = {high:g}')
-    best_sizes, best_diff, cache = None, math.inf, {}
-    while high - low > 1e-6:
-        mid = (low + high) / 2
-        sizes = [_inner_search(d, mid, C) for d in dims]
-        key = tuple(sizes)
-        if key not in cache: cache[key] = blogs_total_epsilon(dims, sizes, clip=C, count=count, delta=delta)
-        eps = cache[key]
-        diff = abs(eps - target)
-        if diff < best_diff: best_sizes, best_diff = sizes, diff
-        if eps > target: high = mid
-        else: low = mid
+    best_sizes = _outer_search(dims, target, high, C=C, count=count, delta=delta)
     if best_sizes is None:    # every candidate's total ε overflowed to inf (the published code returns None here):
         best_sizes = [1]*len(dims)  # block size 1 gives each group its least ε: the best Algorithm 2 can reach
     if warn:
@@ -183,6 +200,7 @@ def _is_torch(x):
 def _numel(p):
     return int(p.numel()) if _is_torch(p) else int(np.size(p))
 
+# %% ../../../nbs/25_blogs.ipynb #67032659
 class DPShuffleGenerator:
     "DP-BloGS generator (Algorithms 1-3): clip per tensor, block-shuffle with the accountant's block sizes; no noise."
     def __init__(self,
@@ -206,34 +224,42 @@ class DPShuffleGenerator:
         self.epsilon_spent, self.steps_taken = 0.0, 0
         self.rng, self.torch_generator = as_rng(rng), torch_generator
 
-    def generate(self, gradients):
-        "Clip and block-shuffle each gradient; return (private_grads, epsilon_spent, delta) as in Algorithm 3."
-        gradients = list(gradients)
-        if len(gradients) != len(self.optimal_block_sizes):
-            raise ValueError(f'gradients must have one tensor per group ({len(self.optimal_block_sizes)}); '
-                             f'got {len(gradients)}')
-        out = []
-        for g, b in zip(gradients, self.optimal_block_sizes):
-            if _is_torch(g):
-                from shuffle_privacy.mechanisms.blogs.torch import torch_block_shuffle, torch_clip_gradient
-                out.append(torch_block_shuffle(torch_clip_gradient(g, self.clip_value), b, self.torch_generator))
-            else: out.append(block_shuffle(clip_gradient(g, self.clip_value), b, rng=self.rng))
-        self.steps_taken += 1
-        self.epsilon_spent = blogs_total_epsilon(self.dims, self.optimal_block_sizes, clip=self.clip_value,
-                                                 count=self.steps,
-                                                 delta=self.delta)
-        return out, self.epsilon_spent, self.delta
-
-    def step_(self, parameters):
-        "Training-loop hook: replace `p.grad` of every trainable parameter by its clipped, block-shuffled version."
-        params = [p for p in parameters if getattr(p, 'requires_grad', True)]
-        grads = [p.grad for p in params]
-        if any(g is None for g in grads):
-            raise ValueError('every trainable parameter must have a .grad (call backward first)')
-        new, _, _ = self.generate(grads)
-        for p, g in zip(params, new):
-            if _is_torch(g): p.grad.copy_(g)
-            else: p.grad[...] = g
-        return self.epsilon_spent
-
     def get_privacy_spent(self): return self.epsilon_spent
+
+# %% ../../../nbs/25_blogs.ipynb #b148b781
+@patch
+def generate(self:DPShuffleGenerator,
+             gradients, # one gradient per group, numpy arrays or torch tensors, in the order of `dims`
+            ):
+    "Clip and block-shuffle each gradient; return (private_grads, epsilon_spent, delta) as in Algorithm 3."
+    gradients = list(gradients)
+    if len(gradients) != len(self.optimal_block_sizes):
+        raise ValueError(f'gradients must have one tensor per group ({len(self.optimal_block_sizes)}); '
+                         f'got {len(gradients)}')
+    out = []
+    for g, b in zip(gradients, self.optimal_block_sizes):
+        if _is_torch(g):
+            from shuffle_privacy.mechanisms.blogs.torch import torch_block_shuffle, torch_clip_gradient
+            out.append(torch_block_shuffle(torch_clip_gradient(g, self.clip_value), b, self.torch_generator))
+        else: out.append(block_shuffle(clip_gradient(g, self.clip_value), b, rng=self.rng))
+    self.steps_taken += 1
+    self.epsilon_spent = blogs_total_epsilon(self.dims, self.optimal_block_sizes, clip=self.clip_value,
+                                             count=self.steps,
+                                             delta=self.delta)
+    return out, self.epsilon_spent, self.delta
+
+# %% ../../../nbs/25_blogs.ipynb #829787ae
+@patch
+def step_(self:DPShuffleGenerator,
+          parameters, # the model's parameters (those with requires_grad=False are skipped), each with a .grad
+         ):
+    "Training-loop hook: replace `p.grad` of every trainable parameter by its clipped, block-shuffled version."
+    params = [p for p in parameters if getattr(p, 'requires_grad', True)]
+    grads = [p.grad for p in params]
+    if any(g is None for g in grads):
+        raise ValueError('every trainable parameter must have a .grad (call backward first)')
+    new, _, _ = self.generate(grads)
+    for p, g in zip(params, new):
+        if _is_torch(g): p.grad.copy_(g)
+        else: p.grad[...] = g
+    return self.epsilon_spent

@@ -15,6 +15,7 @@ def _torch():
                           'pip install "shuffle_privacy[torch]" (or pip install torch)') from e
     return torch
 
+# %% ../../../nbs/24a_blogs_torch.ipynb #4c7a8001
 def torch_block_shuffle(grad, # a torch tensor
                         block_size:int, # entries per block
                         generator=None, # optional torch.Generator
@@ -31,6 +32,7 @@ def torch_block_shuffle(grad, # a torch tensor
     idx = torch.randperm(m, device=blocks.device, generator=generator)
     return blocks[idx].reshape(-1)[:n].view(grad.shape)
 
+# %% ../../../nbs/24a_blogs_torch.ipynb #09fcd6be
 def torch_clip_gradient(grad, # a torch tensor
                         clip:float, # the clip value C
                        ):

@@ -48,7 +48,10 @@ def _log_excess_miller(L:int, n:int, c:float)->np.ndarray:
     return E
 
 # %% ../../../nbs/10_shuffle_gaussian.ipynb #24fc2671
-def log_excess_miller_many(L:int, ns:np.ndarray, c:float)->np.ndarray:
+def log_excess_miller_many(L:int, # largest power of x kept (the largest Rényi order)
+                           ns:np.ndarray, # population sizes n, each >= L (one row each)
+                           c:float, # 1/(2σ²), the exponent scale of the Gaussian terms
+                          )->np.ndarray:
     "`_log_excess_miller` for every n in `ns` at once (rows); all n >= L."
     ns = np.asarray(ns, dtype=float)
     if ns.min() < L: raise ValueError(f'Miller recurrence needs n >= max order (min n={ns.min():.0f}, max order={L})')
@@ -92,6 +95,7 @@ def _log_convolve(p:np.ndarray, q:np.ndarray, cells:int=1 << 17)->np.ndarray:
         with np.errstate(divide='ignore'): out[r0:r1] = (np.log(M.sum(axis=1)) + mx)[::-1]
     return out
 
+# %% ../../../nbs/10_shuffle_gaussian.ipynb #23470a85
 def _log_excess_powering(L:int, n:int, c:float)->np.ndarray:
     "log [x^m] (A^n - e^{nx}) for m = 0..L by binary powering of (e^{ax}, E_a) pairs; O(L^2 log n)."
     _, logd, logg = _series_logcoeffs(L, c)

@@ -17,10 +17,14 @@ from ...accounting.events import wbk_subsampled_rdp, monotone_envelope
 from ...accounting.conversions import rdp_to_dp_growing
 
 # %% ../../../nbs/11_subsampled_checkin.ipynb #ee3e9aaf
-def ssg_rdp_from_sg_rdp(orders, sg, gamma):
+def ssg_rdp_from_sg_rdp(orders, # integer Rényi orders λ >= 2
+                        sg, # sg[j-2] = ε^SG(j), the un-subsampled curve at j = 2..max(orders)
+                        gamma:float, # sampling rate γ = m/n, in (0, 1]
+                       )->np.ndarray:
     "Theorem 2 alone (no cap) given sg[j-2] = ε^SG(j) for j = 2..max(orders); returns ε^SSG at `orders`."
     return wbk_subsampled_rdp(orders, lambda j: sg[np.asarray(j) - 2], sampling_rate=gamma, cap=False)
 
+# %% ../../../nbs/11_subsampled_checkin.ipynb #783f89c4
 def subsampled_shuffle_gaussian_rdp(orders, # integer Rényi orders λ >= 2
                                     sample_size:int, # m: users sampled without replacement (and shuffled), >= 1
                                     *, num_users:int, # n: population size, >= m (the sampling rate is γ = m/n)
@@ -55,8 +59,9 @@ def _sg_many_n(L, ks, sigma):
             out[np.nonzero(big)[0][s:s + 512]] = np.logaddexp(0.0, logS)/(j - 1.0)
     return out
 
+# %% ../../../nbs/11_subsampled_checkin.ipynb #4ca08b5c
 def _wbk_many(orders, sg, gamma):
-    "Theorem 2 (no cap) for each row of sg (sg[:, j-2] = ε^SG(j)), vectorised over rows; same sums as `ssg_rdp_from_sg_rdp`."
+    "Theorem 2 (no cap) for each row of sg (sg[:, j-2] = ε^SG(j)), vectorised over rows (`ssg_rdp_from_sg_rdp`)."
     o = np.asarray(orders, dtype=np.int64)
     K, L = sg.shape[0], sg.shape[1] + 1
     j = np.arange(2, L + 1)
@@ -73,8 +78,9 @@ def _wbk_many(orders, sg, gamma):
         out[:, s:s + 64] = np.logaddexp(0.0, logsumexp(C[None, :, :] + base[:, None, :], axis=2))/(lam - 1.0)
     return out
 
+# %% ../../../nbs/11_subsampled_checkin.ipynb #5aed21d9
 def _ssg_many_k(orders, ks, gamma, sigma):
-    "ε^SSG_{γ,k}(λ) (Theorem 2, capped by ε^SG_k) for each k in ks (rows) and λ in orders (columns), in blocks of k."
+    "ε^SSG_{γ,k}(λ) (Theorem 2, capped by ε^SG_k) for each k in ks (rows), λ in orders (columns), in blocks of k."
     L, o = int(np.max(orders)), np.asarray(orders)
     out = np.empty((len(ks), len(o)))
     blk = max(1, int(4e6 // (len(o)*L)))                  # bounds the k x λ x j table to ~32 MB
@@ -83,6 +89,24 @@ def _ssg_many_k(orders, ks, gamma, sigma):
         out[s:s + blk] = np.minimum(_wbk_many(o, sg, gamma), sg[:, o - 2])
     return out
 
+# %% ../../../nbs/11_subsampled_checkin.ipynb #48cd2b86
+def _checkin_args(num_users, probability, sigma):
+    "Validated (n, γ, σ) of a check-in curve: n >= 1, γ in (0, 1], σ > 0 (`ValueError` naming the parameter)."
+    n, sigma = check_int('num_users', num_users, lo=1), check_positive('sigma', sigma)
+    gamma = check_probability('probability', probability, closed=True)
+    if gamma == 0: raise ValueError('probability must be in (0, 1]; got 0')
+    return n, gamma, sigma
+
+def _checkin_range(n, gamma, L, sigma, tail):
+    "(k_lo, k_hi): the range of K ~ Bin(n, γ) summed exactly, so that the certified remainder is ~`tail` relative."
+    p_cut = max(tail*math.exp(-min((L - 1)*L/(2*sigma**2), 650.0)), 1e-300)
+    # upper cut from the mirrored binomial n - K ~ Bin(n, 1-γ): scipy's isf returns n below ~1e-17, which kept every
+    # k up to n (cost linear in n); P(K > n - j) < p_cut for j = its ppf(p_cut), and the remainder uses B.logsf
+    k_lo = max(int(stats.binom(n, gamma).ppf(p_cut)), 1)
+    k_hi = min(n - int(stats.binom(n, 1.0 - gamma).ppf(p_cut)) + 1, n)
+    return k_lo, k_hi
+
+# %% ../../../nbs/11_subsampled_checkin.ipynb #4317317f
 def checkin_rdp_exact(orders, # integer Rényi orders λ >= 2
                       num_users:int, # n: number of users, >= 1
                       probability:float, # γ: check-in probability in (0, 1]
@@ -95,27 +119,18 @@ def checkin_rdp_exact(orders, # integer Rényi orders λ >= 2
     Departs from the printed Eq. 17 in sound ways (see the notebook): the k = 0 term (nobody checks in) is included,
     each Theorem 2 term is capped by the un-subsampled curve, and the result is made monotone in λ."""
     o = check_array('orders', orders, lo=2, integer=True).astype(np.int64).ravel()
-    n, sigma = check_int('num_users', num_users, lo=1), check_positive('sigma', sigma)
-    gamma = check_probability('probability', probability, closed=True)
-    if gamma == 0: raise ValueError('probability must be in (0, 1]; got 0')
+    n, gamma, sigma = _checkin_args(num_users, probability, sigma)
     tail = check_probability('tail', tail)
     B = stats.binom(n, gamma)
-    L = int(o.max())
-    # so the certified remainder is ~tail relative
-    p_cut = max(tail*math.exp(-min((L - 1)*L/(2*sigma**2), 650.0)), 1e-300)
-    # upper cut from the mirrored binomial n - K ~ Bin(n, 1-γ): scipy's isf returns n below ~1e-17, which kept every
-    # k up to n (cost linear in n); P(K > n - j) < p_cut for j = its ppf(p_cut), and the remainder uses B.logsf
-    k_lo = max(int(B.ppf(p_cut)), 1)
-    k_hi = min(n - int(stats.binom(n, 1.0 - gamma).ppf(p_cut)) + 1, n)
+    k_lo, k_hi = _checkin_range(n, gamma, int(o.max()), sigma, tail)
     ks = np.arange(k_lo, k_hi + 1)
     ssg = _ssg_many_k(o, ks, gamma, sigma)                          # (len(ks), len(o))
     # sum_k p_k e^{x_k} = 1 + sum_k p_k (e^{x_k} - 1): summing the positive excesses avoids relying on sum p_k = 1
     with np.errstate(divide='ignore'):
         kept = logsumexp(B.logpmf(ks)[:, None] + log_expm1((o - 1)[None, :]*ssg), axis=0)
     # certified remainder: P(K < k_lo or K > k_hi) * (exp((λ-1)U) - 1) with U = λ/(2σ²) (Corollary 1)
-    U = o/(2*sigma**2)
     log_drop = np.logaddexp(B.logcdf(k_lo - 1) if k_lo > 0 else -np.inf, B.logsf(k_hi))
-    rest = log_drop + log_expm1((o - 1)*U)
+    rest = log_drop + log_expm1((o - 1)*(o/(2*sigma**2)))          # U = λ/(2σ²)
     out = monotone_envelope(o.astype(float), np.logaddexp(0.0, np.logaddexp(kept, rest))/(o - 1))
     return (out, (k_lo, k_hi, rest)) if return_details else out
 
@@ -130,9 +145,7 @@ def checkin_rdp_chernoff(orders, # integer Rényi orders λ >= 2
                         )->np.ndarray:
     "Theorem 3 (corrected): Chernoff split of Eq. 17 at (1-Δ)nγ, min over Δ; uses Conjecture 1 (proved in notebook 21)."
     o = check_array('orders', orders, lo=2, integer=True).astype(np.int64).ravel()
-    n, sigma = check_int('num_users', num_users, lo=1), check_positive('sigma', sigma)
-    gamma = check_probability('probability', probability, closed=True)
-    if gamma == 0: raise ValueError('probability must be in (0, 1]; got 0')
+    n, gamma, sigma = _checkin_args(num_users, probability, sigma)
     deltas = (np.linspace(0.005, 0.995, 60) if deltas is None
               else check_array('deltas', deltas, lo=0, hi=1, lo_open=True, hi_open=True))
     mu = n*gamma
@@ -188,9 +201,15 @@ class ShuffledCheckInEvent(Event):
         self._set('probability', p)
         self._set('noise_multiplier', check_positive('noise_multiplier', self.noise_multiplier))
 
+# %% ../../../nbs/11_subsampled_checkin.ipynb #3a716457
+def _checkin_rdp(n, p, sigma, orders):
+    "Event curve at integer orders: per order, the minimum of Eq. 17 at p and the n-user shuffle Gaussian (p' = 1)."
+    full = shuffle_gaussian_rdp(orders, n, sigma)
+    return full if p == 1 else np.minimum(checkin_rdp_exact(orders, n, probability=p, sigma=sigma), full)
+
 @rdp_of.register
 def _(event:ShuffledCheckInEvent, orders):
     n, p, s = event.num_users, event.probability, event.noise_multiplier
     L = int(min(_CHECKIN_MAX_ORDER, max(2, math.ceil(orders.max()))))
-    return rdp_from_integer_orders(orders, lambda j: checkin_rdp_exact(j, n, probability=p, sigma=s), max_order=L,
+    return rdp_from_integer_orders(orders, lambda j: _checkin_rdp(n, p, s, j), max_order=L,
                                    fallback=lambda a: a/(2*s*s))
