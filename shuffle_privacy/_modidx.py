@@ -527,6 +527,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                   'shuffle_privacy/algorithms/losses.py'),
                                                    'shuffle_privacy.algorithms.losses._sigmoid': ( 'losses.html#_sigmoid',
                                                                                                    'shuffle_privacy/algorithms/losses.py'),
+                                                   'shuffle_privacy.algorithms.losses._sq_norms': ( 'losses.html#_sq_norms',
+                                                                                                    'shuffle_privacy/algorithms/losses.py'),
                                                    'shuffle_privacy.algorithms.losses.lipschitz_constants': ( 'losses.html#lipschitz_constants',
                                                                                                               'shuffle_privacy/algorithms/losses.py')},
             'shuffle_privacy.algorithms.pnsgd': { 'shuffle_privacy.algorithms.pnsgd.PNSGDResult': ( 'pnsgd.html#pnsgdresult',
