@@ -90,6 +90,13 @@ def _epoch_order(rng, order, n, runs):
     T = rng.integers(1, n + 1, size=runs) if order == 'random_stop' else np.full(runs, n)
     return idx, T
 
+def _pnsgd_ticks(progress, *, epochs, n, runs, chunk, order):
+    "(on, ticks): a counter with one tick per chunk of steps, on by default for runs of >= 1e6 steps."
+    if progress is None: progress = epochs * n * runs >= 1_000_000
+    n_chunks = epochs * -(-n // chunk)            # one tick per chunk of steps (core.progress is silent in batch runs)
+    return progress, (show_progress(range(n_chunks), desc=f'PNSGD ({order}) chunks of {chunk} steps') if progress
+                      else iter(()))
+
 def _pnsgd_epoch(loss, X, y, w, *, idx, T, stop, scales, eta, K, draw, chunk, ticks):
     "Run one epoch of every chain from `w` (one tick per chunk of steps); return the final iterates."
     Tmax, n = int(T.max()), X.shape[0]
@@ -127,9 +134,7 @@ def pnsgd(loss, # object with `grad(w, x, y)` for batches of chains, e.g. `Squar
     (n, d), rng = X.shape, np.random.default_rng(rng)
     w = K(np.zeros((runs, d)) if w0 is None else np.broadcast_to(check_array('w0', w0), (runs, d)).copy())
     path, steps = [w.copy()], np.empty((epochs, runs), dtype=np.int64)
-    if progress is None: progress = epochs * n * runs >= 1_000_000
-    n_chunks = epochs * -(-n // chunk)            # one tick per chunk of steps (core.progress is silent in batch runs)
-    ticks = show_progress(range(n_chunks), desc=f'PNSGD ({order}) chunks of {chunk} steps') if progress else iter(())
+    progress, ticks = _pnsgd_ticks(progress, epochs=epochs, n=n, runs=runs, chunk=chunk, order=order)
     draw = rng.standard_normal if noise == 'gaussian' else (lambda size: rng.laplace(size=size))
     for e in range(epochs):
         idx, steps[e] = _epoch_order(rng, order, n, runs)
