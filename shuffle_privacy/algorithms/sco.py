@@ -368,6 +368,17 @@ def _pgd_smoothing(loss, *, n, d, epsilon, delta, D, smooth_beta):
         if smooth_beta is None else check_positive('smooth_beta', smooth_beta)
     return MoreauEnvelope(loss, beta), {'beta': beta}
 
+def _pgd_iterate(loss, X, y, *, T, eta, e0, d0, theta0, rng):
+    "The mean of the first T projected iterates, each step on all users' gradients through PVEC at (e0, d0)."
+    d = X.shape[1]
+    th = np.zeros(d) if theta0 is None else Ball(loss.R)(check_array('theta0', theta0, ndim=1))
+    acc = np.zeros(d)
+    for t in range(T):
+        acc += th
+        th = Ball(loss.R)(th - eta*_private_mean_grad(loss, th, X, y, e0, d0, rng))
+    return acc/T
+
+# %% ../../nbs/32_shuffle_sco.ipynb #306d7cfd
 def _pgd_bound(loss, *, n, d, D, eta, T, e0, d0, info):
     "Lemma B.4 + Lemma B.5 (constants 1): D^2/(2 eta T) + eta L_G^2/2 + L^2 T eta/n, plus L^2/(2 beta) if smoothed."
     LG2 = loss.L**2 + pvec_variance(pvec_params(n, d, epsilon=e0, delta=d0, Delta2=loss.L))/n**2
@@ -394,14 +405,10 @@ def pgd(loss:Loss, # loss with L and R (smoothed when non-smooth)
     T = pgd_rounds(n, d, epsilon=epsilon, delta=delta, L=loss.L) if T is None else check_int('T', T, lo=1)
     e0, d0 = pgd_round_budget(epsilon, delta, T)
     eta = D/(loss.L*math.sqrt(T)) if eta is None else check_positive('eta', eta)
-    th = np.zeros(d) if theta0 is None else Ball(loss.R)(check_array('theta0', theta0, ndim=1))
-    acc = np.zeros(d)
-    for t in range(T):
-        acc += th
-        th = Ball(loss.R)(th - eta*_private_mean_grad(loss, th, X, y, e0, d0, rng))
+    theta = _pgd_iterate(loss, X, y, T=T, eta=eta, e0=e0, d0=d0, theta0=theta0, rng=rng)
     bound = _pgd_bound(loss, n=n, d=d, D=D, eta=eta, T=T, e0=e0, d0=d0, info=info)
     info.update(eps0=e0, delta0=d0, eta=eta, bound=bound)
-    return SCOResult(acc/T, T, n, T*_bits(n, d, e0, d0, loss.L), info)
+    return SCOResult(theta, T, n, T*_bits(n, d, e0, d0, loss.L), info)
 
 # %% ../../nbs/32_shuffle_sco.ipynb #ffcbaba4
 def _pan_private_grad(loss, X, y, *, b, L, zeta, rng):
@@ -413,6 +420,14 @@ def _pan_private_grad(loss, X, y, *, b, L, zeta, rng):
         g = g + clip_rows(loss.grad(md, X[sl], y[sl]), L).sum(0)/b    # line 7: streamed gradients
         return g + rng.normal(0, zeta, d)                             # line 9: second noise
     return gfn
+
+def _pan_private_noise(loss, n, d, *, epsilon, delta, b):
+    "(batch, ζ, σ): PAGD's batch rule with V = 16 d L^2 log(2/δ)/ε^2 (or `b`), the noise ζ and the oracle's σ."
+    L = loss.L
+    b = (pagd_batch(n, d, V=16*d*L*L*math.log(2/delta)/epsilon**2, beta=loss.beta, D=2*loss.R) if b is None
+         else check_int('b', b, lo=1, hi=n))
+    zeta = math.sqrt(8*L*L*math.log(2/delta))/(b*epsilon)
+    return b, zeta, math.sqrt(L*L/b + 2*d*zeta**2)
 
 # %% ../../nbs/32_shuffle_sco.ipynb #c618ba08
 def pan_private_acsa(loss:Loss, # smooth loss (finite beta), with L and R
@@ -431,12 +446,8 @@ def pan_private_acsa(loss:Loss, # smooth loss (finite beta), with L and R
     epsilon = check_real('epsilon', epsilon, lo=0, hi=1, lo_open=True, hi_open=True)
     delta = check_real('delta', delta, lo=0, hi=1, lo_open=True, hi_open=True)
     if not math.isfinite(loss.beta): raise ValueError('pan_private_acsa needs a smooth loss; wrap it in MoreauEnvelope')
-    R, L = loss.R, loss.L; D = 2*R
-    b = (pagd_batch(n, d, V=16*d*L*L*math.log(2/delta)/epsilon**2, beta=loss.beta, D=D) if b is None
-         else check_int('b', b, lo=1, hi=n))
+    b, zeta, sigma = _pan_private_noise(loss, n, d, epsilon=epsilon, delta=delta, b=b)
     T = n//b
-    zeta = math.sqrt(8*L*L*math.log(2/delta))/(b*epsilon)
-    sigma = math.sqrt(L*L/b + 2*d*zeta**2)
-    gfn = _pan_private_grad(loss, X, y, b=b, L=L, zeta=zeta, rng=rng)
-    th = _acsa(gfn, T, d, R, sigma, loss.beta, theta0, c_beta)
+    gfn = _pan_private_grad(loss, X, y, b=b, L=loss.L, zeta=zeta, rng=rng)
+    th = _acsa(gfn, T, d, loss.R, sigma, loss.beta, theta0, c_beta)
     return SCOResult(th, T, b, 0, dict(zeta=zeta, sigma=sigma))
