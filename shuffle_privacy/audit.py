@@ -47,7 +47,7 @@ def clopper_pearson(k, # number of successes, an integer in [0, n]
                     n, # number of independent Bernoulli trials, n >= 1
                     alpha:float=0.05, # level of EACH one-sided bound, in (0, 1)
                    )->tuple:
-    "One-sided Clopper–Pearson bounds `(lower, upper)` on a Bernoulli success probability, each valid w.p. >= 1-alpha."
+    "One-sided Clopper–Pearson bounds `(lower, upper)` on a Bernoulli success probability, each valid w.p. >= 1-α."
     n = check_int('n', n, lo=1)
     k = check_int('k', k, lo=0, hi=n)
     alpha = check_probability('alpha', alpha)
@@ -107,7 +107,12 @@ def epsilon_lower_bound(tp, # detections on the FIRST input, out of `trials`
 @dataclass
 class AuditResult:
     "Outcome of a distinguishing test: counts, confidence level, δ, and the certified lower bound on ε."
-    tp:int; fp:int; trials:int; delta:float; alpha:float; epsilon:float
+    tp:int # detections on the first input
+    fp:int # detections on the second input
+    trials:int # runs on each input
+    delta:float # δ at which ε is certified
+    alpha:float # level of each one-sided Clopper–Pearson bound
+    epsilon:float # the certified lower bound on ε
     @property
     def joint_confidence(self)->float:
         "The level at which the certificate holds: both one-sided bounds together, (1 - alpha)^2."
@@ -118,6 +123,13 @@ class AuditResult:
                 f'{100*self.joint_confidence:.2f}%)')
 
 # %% ../nbs/35_audit.ipynb #cf3cb92a
+def _count_detections(sample, detect, rng, *, trials, batch, progress):
+    "How many of `trials` outputs of `sample` the detector flags."
+    if batch: return int(np.count_nonzero(np.asarray(detect(sample(rng, trials)), dtype=bool)))
+    return sum(bool(detect(sample(rng)))
+               for _ in (show_progress(range(trials), desc='trials') if progress else range(trials)))
+
+# %% ../nbs/35_audit.ipynb #fbe5464c
 def audit(sample_first:Callable, # rng -> one output of the mechanism on the first input (`trials` outputs if `batch`)
           sample_second:Callable, # the same on the second, neighbouring input
           *, detect:Callable, # output -> bool (or batch of outputs -> bool array): "this came from the first input"
@@ -135,14 +147,8 @@ def audit(sample_first:Callable, # rng -> one output of the mechanism on the fir
     alpha = _alpha_for(alpha, joint_confidence)
     delta = check_real('delta', delta, lo=0, hi=1, hi_open=True)
     rng = as_rng(rng)
-    counts = []
-    for sample in (sample_first, sample_second):
-        if batch: k = int(np.count_nonzero(np.asarray(detect(sample(rng, trials)), dtype=bool)))
-        else:
-            k = sum(bool(detect(sample(rng)))
-                    for _ in (show_progress(range(trials), desc='trials') if progress else range(trials)))
-        counts.append(k)
-    tp, fp = counts
+    tp, fp = (_count_detections(sample, detect, rng, trials=trials, batch=batch, progress=progress)
+              for sample in (sample_first, sample_second))
     return AuditResult(tp, fp, trials, delta, alpha, epsilon_lower_bound(tp, fp, trials=trials, delta=delta,
                                                                          alpha=alpha, one_sided=one_sided))
 
@@ -161,6 +167,7 @@ def _log_beta_root_vec(a, b, alpha, upper:bool, side:str)->np.ndarray:
     for i in np.flatnonzero(~ok): t[i] = _log_beta_root(float(a[i]), float(b[i]), alpha, upper, side)
     return t
 
+# %% ../nbs/35_audit.ipynb #5160b4b9
 def _epsilon_lower_bounds(tp, fp, trials:int, delta:float, alpha:float, one_sided:bool)->np.ndarray:
     "`epsilon_lower_bound` over arrays of counts (validated by the caller)."
     tp, fp, n = np.asarray(tp, np.int64), np.asarray(fp, np.int64), trials
@@ -180,6 +187,7 @@ def _epsilon_lower_bounds(tp, fp, trials:int, delta:float, alpha:float, one_side
     e2 = np.full(e1.shape, -math.inf) if one_sided else log_minus(lq0) - lq1
     return np.maximum(0.0, np.maximum(e1, e2))
 
+# %% ../nbs/35_audit.ipynb #31a0c3e9
 def best_threshold(scores_first, # pilot scores of the mechanism on the FIRST input (detector: score >= threshold)
                    scores_second, # pilot scores on the SECOND input, as many as scores_first
                    *, delta:float=0.0, # δ at which ε is certified, in [0, 1)
@@ -187,7 +195,7 @@ def best_threshold(scores_first, # pilot scores of the mechanism on the FIRST in
                    one_sided:bool=False, # certify only the direction first -> second
                    joint_confidence:float=None, # if given, overrides alpha: both bounds hold together at this level
                   )->tuple:
-    "The threshold t (detector score >= t) maximising the certified ε on a PILOT sample, and that ε: sort once, sweep."
+    "The threshold t (detector score >= t) maximising the certified ε on a PILOT sample, and that ε (one sort)."
     s1 = np.sort(check_array('scores_first', scores_first, ndim=1))
     s0 = np.sort(check_array('scores_second', scores_second, ndim=1))
     if len(s1) != len(s0) or len(s1) == 0:

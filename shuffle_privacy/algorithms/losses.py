@@ -10,6 +10,7 @@ __all__ = ['Ball', 'Interval', 'Loss', 'SquaredLoss', 'LogisticLoss', 'HingeLoss
 import math
 import numpy as np
 from ..core import check_real, check_positive, check_array, check_same_length
+from ..accounting.events import patch
 
 # %% ../../nbs/30_losses.ipynb #6f53c822
 class Ball:
@@ -34,14 +35,19 @@ class Ball:
         out = z * (self.radius / np.maximum(nrm, self.radius))   # factor exactly 1 inside the ball
         return out if self.center is None else out + self.center
 
-    def contains(self, w, tol:float=1e-12):
-        "Boolean mask: does each row of `w` lie in the ball (up to `tol`)?"
-        z = np.asarray(w, dtype=float) - (0.0 if self.center is None else self.center)
-        return np.linalg.norm(z, axis=-1) <= self.radius * (1 + tol)
-
     def __repr__(self): return f'Ball(radius={self.radius:g}, center={self.center})'
 
-# %% ../../nbs/30_losses.ipynb #8a4d5f0d
+# %% ../../nbs/30_losses.ipynb #17a6bdda
+@patch
+def contains(self:Ball,
+             w, # points, one per row (last axis = coordinates)
+             tol:float=1e-12, # relative tolerance on the radius
+            ):
+    "Boolean mask: does each row of `w` lie in the ball (up to `tol`)?"
+    z = np.asarray(w, dtype=float) - (0.0 if self.center is None else self.center)
+    return np.linalg.norm(z, axis=-1) <= self.radius * (1 + tol)
+
+# %% ../../nbs/30_losses.ipynb #7f764bc6
 class Interval:
     "Closed interval [a, b] (the box [a, b]^d for vectors); projection is clipping; the set of the Laplace accountant."
     def __init__(self,
@@ -58,7 +64,10 @@ class Interval:
 
     def __call__(self, w): return np.clip(np.asarray(w, dtype=float), self.a, self.b)
 
-    def contains(self, w, tol:float=1e-12):
+    def contains(self,
+                 w, # points, one per row (last axis = coordinates)
+                 tol:float=1e-12, # absolute tolerance on each coordinate
+                ):
         "Boolean mask: does each row of `w` lie in the box?"
         w = np.asarray(w, dtype=float)
         return np.all((w >= self.a - tol) & (w <= self.b + tol), axis=-1)
@@ -71,6 +80,9 @@ def _margin(theta, X):
     theta = np.asarray(theta, dtype=float)
     return X @ theta if theta.ndim == 1 else np.einsum('ij,ij->i', theta, X)
 
+def _radius(R): return None if R is None else check_positive('R', R)
+
+# %% ../../nbs/30_losses.ipynb #77440134
 class Loss:
     "Base class: per-sample loss phi(x.theta, y), gradient, Lipschitz L and smoothness beta over the ball of radius R."
     name = 'loss'
@@ -78,34 +90,61 @@ class Loss:
     lam = 0.0          # strong convexity
     R = L = None       # radius of the parameter ball and Lipschitz constant over it (None: not set)
     beta = math.inf    # smoothness (inf: non-smooth)
-    def phi(self, z, y): raise NotImplementedError(f'{type(self).__name__} must implement phi(z, y)')
-    def dphi(self, z, y): raise NotImplementedError(f'{type(self).__name__} must implement dphi(z, y)')
-    def value(self, theta, X, y):
-        "Per-sample losses: of theta (d,) on each row of X, or of row i of theta on row i of X."
-        return self.phi(_margin(theta, X), y)
-    def value_rows(self, P, X, y):
-        "Row i: the loss of sample i at its own parameter P[i]."
-        return self.phi(np.einsum('ij,ij->i', P, X), y)
-    def grad(self, theta, X, y):
-        "Per-sample gradients, one row per sample (shapes as in `value`)."
-        return self.dphi(_margin(theta, X), y)[:, None]*X
-    def risk(self, w, X, y):
-        "Mean loss over the data (X, y) for each row of w (an array with one entry per row)."
-        return np.mean(self.phi(np.atleast_2d(w) @ np.asarray(X).T, y), axis=-1)
-    def prox(self, V, X, y, t): raise NotImplementedError(f'{type(self).__name__} has no prox oracle')
-    def require(self, *names):
-        "Raise a ValueError unless the constants `names` (e.g. 'R', 'L') are set."
-        miss = [k for k in names if getattr(self, k) is None]
-        if miss:
-            raise ValueError(f'{type(self).__name__} needs {", ".join(miss)} for this algorithm: build it with them, '
-                                  f'e.g. {type(self).__name__}(R=1.0)')
-        return self
+    def phi(self, z, # margins x.theta, one per sample
+            y): # labels, one per sample
+        "The loss phi(z, y) of each margin z = x.theta and label y."
+        raise NotImplementedError(f'{type(self).__name__} must implement phi(z, y)')
+    def dphi(self, z, # margins x.theta, one per sample
+             y): # labels, one per sample
+        "The derivative of phi(z, y) in z."
+        raise NotImplementedError(f'{type(self).__name__} must implement dphi(z, y)')
+    def prox(self, V, # points, one row per sample
+             X, # data, shape (n, d)
+             y, # labels, shape (n,)
+             t): # step t > 0
+        "Row i: argmin_u t loss(u; x_i, y_i) + ||u - V_i||^2 / 2 (non-smooth losses supply it)."
+        raise NotImplementedError(f'{type(self).__name__} has no prox oracle')
 
-def _radius(R): return None if R is None else check_positive('R', R)
+# %% ../../nbs/30_losses.ipynb #664ff1e3
+@patch
+def value(self:Loss, theta, # parameter (d,), or one row per sample (n, d)
+          X, # data, shape (n, d)
+          y): # labels, shape (n,)
+    "Per-sample losses: of theta (d,) on each row of X, or of row i of theta on row i of X."
+    return self.phi(_margin(theta, X), y)
 
-# %% ../../nbs/30_losses.ipynb #77440134
-def _sigmoid(z): return np.exp(-np.logaddexp(0.0, -z))
+@patch
+def value_rows(self:Loss, P, # parameters, one row per sample (n, d)
+               X, # data, shape (n, d)
+               y): # labels, shape (n,)
+    "Row i: the loss of sample i at its own parameter P[i]."
+    return self.phi(np.einsum('ij,ij->i', P, X), y)
 
+@patch
+def grad(self:Loss, theta, # parameter (d,), or one row per sample (n, d)
+         X, # data, shape (n, d)
+         y): # labels, shape (n,)
+    "Per-sample gradients, one row per sample (shapes as in `value`)."
+    return self.dphi(_margin(theta, X), y)[:, None]*X
+
+# %% ../../nbs/30_losses.ipynb #3fb2897b
+@patch
+def risk(self:Loss, w, # parameters, one per row (r, d), or one parameter (d,)
+         X, # data, shape (n, d)
+         y): # labels, shape (n,)
+    "Mean loss over the data (X, y) for each row of w (an array with one entry per row)."
+    return np.mean(self.phi(np.atleast_2d(w) @ np.asarray(X).T, y), axis=-1)
+
+@patch
+def require(self:Loss, *names):
+    "Raise a ValueError unless the constants `names` (e.g. 'R', 'L') are set."
+    miss = [k for k in names if getattr(self, k) is None]
+    if miss:
+        raise ValueError(f'{type(self).__name__} needs {", ".join(miss)} for this algorithm: build it with them, '
+                              f'e.g. {type(self).__name__}(R=1.0)')
+    return self
+
+# %% ../../nbs/30_losses.ipynb #81cfef3c
 class SquaredLoss(Loss):
     "(x.theta - y)^2 / 2; with ||x|| <= 1, |y| <= B and ||theta|| <= R: L = R + B, beta = 1."
     name = 'linear regression'
@@ -114,41 +153,80 @@ class SquaredLoss(Loss):
                 ):
         self.R = _radius(R); self.B = None if B is None else check_positive('B', B); self.beta = 1.0
         self.L = None if self.R is None or self.B is None else self.R + self.B
-    def phi(self, z, y): return 0.5*(z - y)**2
-    def dphi(self, z, y): return z - y
+    def phi(self, z, # margins x.theta
+            y): # real labels
+        "(z - y)^2 / 2"
+        return 0.5*(z - y)**2
+    def dphi(self, z, # margins x.theta
+             y): # real labels
+        "z - y"
+        return z - y
+
+# %% ../../nbs/30_losses.ipynb #429c06f6
+def _sigmoid(z): return np.exp(-np.logaddexp(0.0, -z))
 
 class LogisticLoss(Loss):
     "log(1 + exp(-y x.theta)), y in {-1, +1}; with ||x|| <= 1: L = 1, beta = 1/4 (never overflows)."
     name = 'logistic regression'
-    def __init__(self, R:float|None=None): self.R = _radius(R); self.L = 1.0; self.beta = 0.25
-    def phi(self, z, y): return np.logaddexp(0.0, -y*z)
-    def dphi(self, z, y): return -y*_sigmoid(-y*z)
+    def __init__(self, R:float|None=None): # radius of the parameter ball (optional)
+        self.R = _radius(R); self.L = 1.0; self.beta = 0.25
+    def phi(self, z, # margins x.theta
+            y): # labels in {-1, +1}
+        "log(1 + exp(-y z))"
+        return np.logaddexp(0.0, -y*z)
+    def dphi(self, z, # margins x.theta
+             y): # labels in {-1, +1}
+        "-y sigmoid(-y z)"
+        return -y*_sigmoid(-y*z)
 
 # %% ../../nbs/30_losses.ipynb #b99073f8
+def _sq_norms(X): return np.maximum(np.einsum('ij,ij->i', X, X), 1e-300)
+
 class HingeLoss(Loss):
     "max(0, 1 - y x.theta), y in {-1, +1}: non-smooth, L = 1 (||x|| <= 1); prox in closed form."
     name = 'hinge'
     smooth = False
-    def __init__(self, R:float|None=None): self.R = _radius(R); self.L = 1.0; self.beta = math.inf
-    def phi(self, z, y): return np.maximum(0.0, 1 - y*z)
-    def dphi(self, z, y): return -(y*z < 1).astype(float)*y
-    def prox(self, V, X, y, t):
+    def __init__(self, R:float|None=None): # radius of the parameter ball (optional)
+        self.R = _radius(R); self.L = 1.0; self.beta = math.inf
+    def phi(self, z, # margins x.theta
+            y): # labels in {-1, +1}
+        "max(0, 1 - y z)"
+        return np.maximum(0.0, 1 - y*z)
+    def dphi(self, z, # margins x.theta
+             y): # labels in {-1, +1}
+        "A subgradient: -y where y z < 1, else 0."
+        return -(y*z < 1).astype(float)*y
+    def prox(self, V, # points, one row per sample (or one point)
+             X, # data, shape (n, d)
+             y, # labels in {-1, +1}, shape (n,)
+             t): # step t >= 0
         "Row i: argmin_u t max(0, 1-y_i u.x_i) + ||u-V_i||^2/2 = V_i + tau_i y_i x_i, tau=clip((1-y v.x)/||x||^2,0,t)."
-        V = np.broadcast_to(V, X.shape); xx = np.maximum(np.einsum('ij,ij->i', X, X), 1e-300)
-        tau = np.clip((1 - y*np.einsum('ij,ij->i', V, X))/xx, 0.0, t)
+        V = np.broadcast_to(V, X.shape)
+        tau = np.clip((1 - y*np.einsum('ij,ij->i', V, X))/_sq_norms(X), 0.0, t)
         return V + (tau*y)[:, None]*X
 
+# %% ../../nbs/30_losses.ipynb #f6753f7e
 class AbsoluteLoss(Loss):
     "|x.theta - y| (least absolute deviations): non-smooth, L = 1 (||x|| <= 1); prox in closed form."
     name = 'absolute deviation'
     smooth = False
-    def __init__(self, R:float|None=None): self.R = _radius(R); self.L = 1.0; self.beta = math.inf
-    def phi(self, z, y): return np.abs(z - y)
-    def dphi(self, z, y): return np.sign(z - y)
-    def prox(self, V, X, y, t):
+    def __init__(self, R:float|None=None): # radius of the parameter ball (optional)
+        self.R = _radius(R); self.L = 1.0; self.beta = math.inf
+    def phi(self, z, # margins x.theta
+            y): # real labels
+        "|z - y|"
+        return np.abs(z - y)
+    def dphi(self, z, # margins x.theta
+             y): # real labels
+        "A subgradient: sign(z - y)."
+        return np.sign(z - y)
+    def prox(self, V, # points, one row per sample (or one point)
+             X, # data, shape (n, d)
+             y, # real labels, shape (n,)
+             t): # step t >= 0
         "Row i: argmin_u t |u.x_i - y_i| + ||u - V_i||^2/2 = V_i - tau_i x_i, tau = clip((v.x - y)/||x||^2, -t, t)."
-        V = np.broadcast_to(V, X.shape); xx = np.maximum(np.einsum('ij,ij->i', X, X), 1e-300)
-        tau = np.clip((np.einsum('ij,ij->i', V, X) - y)/xx, -t, t)
+        V = np.broadcast_to(V, X.shape)
+        tau = np.clip((np.einsum('ij,ij->i', V, X) - y)/_sq_norms(X), -t, t)
         return V - tau[:, None]*X
 
 # %% ../../nbs/30_losses.ipynb #635d5d22
@@ -161,18 +239,42 @@ class Regularized(Loss):
         self.base = base; self.lam = check_positive('lam', lam); self.R = base.R; self.name = f'ridge {base.name}'
         self.L = None if base.L is None or base.R is None else base.L + self.lam*base.R
         self.beta = base.beta + self.lam; self.smooth = base.smooth
-    def value(self, theta, X, y):
+    def value(self, theta, # parameter (d,), or one row per sample (n, d)
+              X, # data, shape (n, d)
+              y): # labels, shape (n,)
+        "The base loss plus lam ||theta||^2 / 2, per sample."
         theta = np.asarray(theta, dtype=float)
         return self.base.value(theta, X, y) + 0.5*self.lam*np.sum(theta*theta, axis=-1)
-    def value_rows(self, P, X, y): return self.base.value_rows(P, X, y) + 0.5*self.lam*np.einsum('ij,ij->i', P, P)
-    def grad(self, theta, X, y): return self.base.grad(theta, X, y) + self.lam*np.asarray(theta, dtype=float)
-    def risk(self, w, X, y):
-        w = np.atleast_2d(np.asarray(w, dtype=float))
-        return self.base.risk(w, X, y) + 0.5*self.lam*np.sum(w*w, axis=-1)
-    def prox(self, V, X, y, t):
-        "prox of t(h + lam/2 ||.||^2) at v = prox of (t/(1 + t lam)) h at v/(1 + t lam)."
-        s = 1 + t*self.lam
-        return self.base.prox(np.asarray(V)/s, X, y, t/s)
+    def value_rows(self, P, # parameters, one row per sample (n, d)
+                   X, # data, shape (n, d)
+                   y): # labels, shape (n,)
+        "Row i: the regularised loss of sample i at P[i]."
+        return self.base.value_rows(P, X, y) + 0.5*self.lam*np.einsum('ij,ij->i', P, P)
+
+# %% ../../nbs/30_losses.ipynb #784f1ac0
+@patch
+def grad(self:Regularized, theta, # parameter (d,), or one row per sample (n, d)
+         X, # data, shape (n, d)
+         y): # labels, shape (n,)
+    "The base gradient plus lam theta, per sample."
+    return self.base.grad(theta, X, y) + self.lam*np.asarray(theta, dtype=float)
+
+@patch
+def risk(self:Regularized, w, # parameters, one per row (r, d), or one parameter (d,)
+         X, # data, shape (n, d)
+         y): # labels, shape (n,)
+    "The base risk plus lam ||w||^2 / 2, for each row of w."
+    w = np.atleast_2d(np.asarray(w, dtype=float))
+    return self.base.risk(w, X, y) + 0.5*self.lam*np.sum(w*w, axis=-1)
+
+@patch
+def prox(self:Regularized, V, # points, one row per sample (or one point)
+         X, # data, shape (n, d)
+         y, # labels, shape (n,)
+         t): # step t >= 0
+    "prox of t(h + lam/2 ||.||^2) at v = prox of (t/(1 + t lam)) h at v/(1 + t lam)."
+    s = 1 + t*self.lam
+    return self.base.prox(np.asarray(V)/s, X, y, t/s)
 
 # %% ../../nbs/30_losses.ipynb #f628ebf3
 class MoreauEnvelope(Loss):
@@ -186,11 +288,29 @@ class MoreauEnvelope(Loss):
         self.base = base; self.beta = check_positive('beta', beta); self.R = base.R; self.L = base.L
         self.lam = 0.0; self.smooth = True; self.name = f'smoothed {base.name}'
     def _p(self, theta, X, y): return self.base.prox(np.broadcast_to(theta, X.shape), X, y, 1/self.beta)
-    def value(self, theta, X, y):
-        P = self._p(theta, X, y)   # each sample's own prox point
-        return self.base.value_rows(P, X, y) + 0.5*self.beta*np.sum((P - theta)**2, axis=1)
-    def grad(self, theta, X, y): return self.beta*(theta - self._p(theta, X, y))
-    def risk(self, w, X, y): return np.array([np.mean(self.value(r, X, y)) for r in np.atleast_2d(w)])
+
+# %% ../../nbs/30_losses.ipynb #7fab05de
+@patch
+def value(self:MoreauEnvelope, theta, # parameter (d,), or one row per sample (n, d)
+          X, # data, shape (n, d)
+          y): # labels, shape (n,)
+    "Per-sample envelope values f(p_i) + beta/2 ||theta - p_i||^2 at each sample's prox point p_i."
+    P = self._p(theta, X, y)   # each sample's own prox point
+    return self.base.value_rows(P, X, y) + 0.5*self.beta*np.sum((P - theta)**2, axis=1)
+
+@patch
+def grad(self:MoreauEnvelope, theta, # parameter (d,), or one row per sample (n, d)
+         X, # data, shape (n, d)
+         y): # labels, shape (n,)
+    "Per-sample gradients beta (theta - p_i)."
+    return self.beta*(theta - self._p(theta, X, y))
+
+@patch
+def risk(self:MoreauEnvelope, w, # parameters, one per row (r, d), or one parameter (d,)
+         X, # data, shape (n, d)
+         y): # labels, shape (n,)
+    "Mean envelope value over the data for each row of w."
+    return np.array([np.mean(self.value(r, X, y)) for r in np.atleast_2d(w)])
 
 # %% ../../nbs/30_losses.ipynb #c9692aac
 def lipschitz_constants(loss:Loss, # `SquaredLoss()` or `LogisticLoss()`

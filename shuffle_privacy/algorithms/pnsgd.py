@@ -49,7 +49,11 @@ class PNSGDResult:
     order: str # 'shuffle', 'random_stop' or 'sequential'
     noise: str # 'gaussian' or 'laplace'
 
-    def risk(self, loss, X, y):
+    def risk(self,
+             loss, # the loss trained, e.g. `SquaredLoss()`
+             X, # data, shape (n, d)
+             y, # labels, shape (n,)
+            ):
         "Mean loss over (X, y) after each epoch for each chain, shape (epochs + 1, runs)."
         return np.stack([loss.risk(w, X, y) for w in self.path])
 
@@ -65,6 +69,49 @@ def _scales(scale, n, epochs):
     if s.shape == (epochs, n): return s
     raise ValueError(f'scale must be a number or an array of shape ({n},) or ({epochs}, {n}); got shape {s.shape}')
 
+def _pnsgd_inputs(X, y, *, eta, scale, K, noise, order, epochs, runs, chunk):
+    "Validate the arguments of `pnsgd`, in its order, before any work; return (X, y, eta, epochs, runs, chunk, S)."
+    X = check_array('X', X, ndim=2); y = check_array('y', y, ndim=1)
+    n = X.shape[0]
+    if y.shape[0] != n: raise ValueError(f'y must have length n = {n}; got {y.shape[0]}')
+    eta = check_positive('eta', eta)
+    epochs, runs = check_int('epochs', epochs, lo=1), check_int('runs', runs, lo=1)
+    chunk = check_int('chunk', chunk, lo=1)
+    if noise not in ('gaussian', 'laplace'): raise ValueError(f"noise must be 'gaussian' or 'laplace'; got {noise!r}")
+    if order not in _ORDERS: raise ValueError(f'order must be one of {_ORDERS}; got {order!r}')
+    if not callable(K): raise ValueError('K must be a projection such as Ball(1.0) or Interval(0, 1)')
+    return X, y, eta, epochs, runs, chunk, _scales(scale, n, epochs)
+
+# %% ../../nbs/31_pnsgd.ipynb #8beff187
+def _epoch_order(rng, order, n, runs):
+    "The visiting order (runs, n) and the number of steps (runs,) of one epoch."
+    if order == 'shuffle': idx = rng.permuted(np.broadcast_to(np.arange(n), (runs, n)), axis=1)
+    else: idx = np.broadcast_to(np.arange(n), (runs, n))
+    T = rng.integers(1, n + 1, size=runs) if order == 'random_stop' else np.full(runs, n)
+    return idx, T
+
+def _pnsgd_ticks(progress, *, epochs, n, runs, chunk, order):
+    "(on, ticks): a counter with one tick per chunk of steps, on by default for runs of >= 1e6 steps."
+    if progress is None: progress = epochs * n * runs >= 1_000_000
+    n_chunks = epochs * -(-n // chunk)            # one tick per chunk of steps (core.progress is silent in batch runs)
+    return progress, (show_progress(range(n_chunks), desc=f'PNSGD ({order}) chunks of {chunk} steps') if progress
+                      else iter(()))
+
+def _pnsgd_epoch(loss, X, y, w, *, idx, T, stop, scales, eta, K, draw, chunk, ticks):
+    "Run one epoch of every chain from `w` (one tick per chunk of steps); return the final iterates."
+    Tmax, n = int(T.max()), X.shape[0]
+    for t0 in range(0, Tmax, chunk):            # noise is drawn in C order, so `chunk` does not change the run
+        t1 = min(Tmax, t0 + chunk)
+        Z = draw(size=(t1 - t0,) + w.shape) * scales[t0:t1, None, None]
+        for t in range(t0, t1):
+            j = idx[:, t]
+            w_new = K(w - eta * (loss.grad(w, X[j], y[j]) + Z[t - t0]))
+            w = np.where((t < T)[:, None], w_new, w) if stop else w_new
+        next(ticks, None)
+    for _ in range(-(-n // chunk) - -(-Tmax // chunk)): next(ticks, None)   # chunks a random stop skipped
+    return w
+
+# %% ../../nbs/31_pnsgd.ipynb #233c0c5e
 def pnsgd(loss, # object with `grad(w, x, y)` for batches of chains, e.g. `SquaredLoss()`
           X, # data, shape (n, d)
           y, # labels, shape (n,)
@@ -78,43 +125,21 @@ def pnsgd(loss, # object with `grad(w, x, y)` for batches of chains, e.g. `Squar
           runs:int=1, # number of independent chains run side by side
           w0=None, # starting point(s), shape (d,) or (runs, d); the projection of 0 when None
           rng=None, # numpy Generator or seed: the same seed reproduces the run exactly
-          # show a step counter (interactive sessions only); by default when epochs * n * runs >= 1e6
-          progress:bool|None=None,
+          progress:bool|None=None, # show a step counter (interactive only); by default when epochs*n*runs >= 1e6
           chunk:int=4096, # noise is drawn this many steps at a time (bounds memory)
          )->PNSGDResult:
     "Projected noisy SGD w <- Pi_K(w - eta (grad l(w, x) + Z)), vectorised over independent runs."
-    X = check_array('X', X, ndim=2); y = check_array('y', y, ndim=1)
-    n, d = X.shape
-    if y.shape[0] != n: raise ValueError(f'y must have length n = {n}; got {y.shape[0]}')
-    eta = check_positive('eta', eta)
-    epochs, runs = check_int('epochs', epochs, lo=1), check_int('runs', runs, lo=1)
-    chunk = check_int('chunk', chunk, lo=1)
-    if noise not in ('gaussian', 'laplace'): raise ValueError(f"noise must be 'gaussian' or 'laplace'; got {noise!r}")
-    if order not in _ORDERS: raise ValueError(f'order must be one of {_ORDERS}; got {order!r}')
-    if not callable(K): raise ValueError('K must be a projection such as Ball(1.0) or Interval(0, 1)')
-    S = _scales(scale, n, epochs)
-    rng = np.random.default_rng(rng)
+    X, y, eta, epochs, runs, chunk, S = _pnsgd_inputs(X, y, eta=eta, scale=scale, K=K, noise=noise, order=order,
+                                                      epochs=epochs, runs=runs, chunk=chunk)
+    (n, d), rng = X.shape, np.random.default_rng(rng)
     w = K(np.zeros((runs, d)) if w0 is None else np.broadcast_to(check_array('w0', w0), (runs, d)).copy())
     path, steps = [w.copy()], np.empty((epochs, runs), dtype=np.int64)
-    if progress is None: progress = epochs * n * runs >= 1_000_000
-    n_chunks = epochs * -(-n // chunk)            # one tick per chunk of steps (core.progress is silent in batch runs)
-    ticks = show_progress(range(n_chunks), desc=f'PNSGD ({order}) chunks of {chunk} steps') if progress else iter(())
+    progress, ticks = _pnsgd_ticks(progress, epochs=epochs, n=n, runs=runs, chunk=chunk, order=order)
     draw = rng.standard_normal if noise == 'gaussian' else (lambda size: rng.laplace(size=size))
     for e in range(epochs):
-        if order == 'shuffle': idx = rng.permuted(np.broadcast_to(np.arange(n), (runs, n)), axis=1)
-        else: idx = np.broadcast_to(np.arange(n), (runs, n))
-        T = rng.integers(1, n + 1, size=runs) if order == 'random_stop' else np.full(runs, n)
-        steps[e] = T
-        Tmax, stop = int(T.max()), order == 'random_stop'
-        for t0 in range(0, Tmax, chunk):            # noise is drawn in C order, so `chunk` does not change the run
-            t1 = min(Tmax, t0 + chunk)
-            Z = draw(size=(t1 - t0, runs, d)) * S[e, t0:t1, None, None]
-            for t in range(t0, t1):
-                j = idx[:, t]
-                w_new = K(w - eta * (loss.grad(w, X[j], y[j]) + Z[t - t0]))
-                w = np.where((t < T)[:, None], w_new, w) if stop else w_new
-            next(ticks, None)
-        for _ in range(-(-n // chunk) - -(-Tmax // chunk)): next(ticks, None)   # chunks a random stop skipped
+        idx, steps[e] = _epoch_order(rng, order, n, runs)
+        w = _pnsgd_epoch(loss, X, y, w, idx=idx, T=steps[e], stop=order == 'random_stop', scales=S[e], eta=eta, K=K,
+                         draw=draw, chunk=chunk, ticks=ticks)
         path.append(w.copy())
     if progress: ticks.close()                      # erases the counter
     return PNSGDResult(w=w, path=np.stack(path), steps=steps, order=order, noise=noise)
@@ -130,7 +155,8 @@ def online_gaussian_sigmas(n:int, # number of steps
                            C2:float, # C2 >= 0
                            eta:float, # learning rate, 0 < eta <= 2/(beta+rho)
                            diameter:float, # diameter D of K
-                           beta:float, rho:float=0.0, # smoothness and strong convexity of the loss
+                           beta:float, # smoothness of the loss
+                           rho:float=0.0, # strong convexity of the loss
                           )->np.ndarray:
     "Per-step Gaussian noise sigma_j of Eq. (6.4) for j = 1..n (online PNSGD, Theorem 6)."
     n = check_int('n', n, lo=1); alpha = check_real('alpha', alpha, lo=1, lo_open=True)
@@ -153,6 +179,19 @@ from ..mechanisms.iteration.bounds import (gaussian_constants, laplace_constants
                                                   randomly_stopped_delta, entry_delta)
 
 # %% ../../nbs/31_pnsgd.ipynb #17e63257
+def _one_step_constants(epsilon, *, L, scale, eta, K, beta, rho, noise, dim):
+    "The constants (A, B) of Eq. (1.4) (Gaussian) or (1.5) (Laplace) for the trainer's parameters."
+    if noise == 'gaussian':
+        if not isinstance(K, (Ball, Interval)): raise ValueError('K must be a Ball or an Interval')
+        D = K.diameter*math.sqrt(dim) if isinstance(K, Interval) else K.diameter     # the box's, not the edge's
+        return gaussian_constants(epsilon, L=L, sigma=scale, eta=eta, diameter=D, beta=beta, rho=rho)
+    if noise == 'laplace':
+        if not isinstance(K, Interval): raise ValueError('K must be an Interval for Laplace noise (Eq. 1.5)')
+        if dim != 1: raise ValueError(f'dim must be 1 for Laplace noise (Eq. 1.5 is one-dimensional); got {dim}')
+        return laplace_constants(epsilon, L=L, v=scale, eta=eta, a=K.a, b=K.b, beta=beta, rho=rho)
+    raise ValueError(f"noise must be 'gaussian' or 'laplace'; got {noise!r}")
+
+# %% ../../nbs/31_pnsgd.ipynb #d6d73d3b
 def pnsgd_delta(epsilon:float, # ε >= 0 at which to report δ
                 *,
                 n:int, # data set size (steps per epoch)
@@ -172,15 +211,7 @@ def pnsgd_delta(epsilon:float, # ε >= 0 at which to report δ
     dim = check_int('dim', dim, lo=1)
     orders = _ORDERS + ('random_stop_simple',)
     if order not in orders: raise ValueError(f'order must be one of {orders}; got {order!r}')
-    if noise == 'gaussian':
-        if not isinstance(K, (Ball, Interval)): raise ValueError('K must be a Ball or an Interval')
-        D = K.diameter*math.sqrt(dim) if isinstance(K, Interval) else K.diameter     # the box's, not the edge's
-        A, B = gaussian_constants(epsilon, L=L, sigma=scale, eta=eta, diameter=D, beta=beta, rho=rho)
-    elif noise == 'laplace':
-        if not isinstance(K, Interval): raise ValueError('K must be an Interval for Laplace noise (Eq. 1.5)')
-        if dim != 1: raise ValueError(f'dim must be 1 for Laplace noise (Eq. 1.5 is one-dimensional); got {dim}')
-        A, B = laplace_constants(epsilon, L=L, v=scale, eta=eta, a=K.a, b=K.b, beta=beta, rho=rho)
-    else: raise ValueError(f"noise must be 'gaussian' or 'laplace'; got {noise!r}")
+    A, B = _one_step_constants(epsilon, L=L, scale=scale, eta=eta, K=K, beta=beta, rho=rho, noise=noise, dim=dim)
     if order == 'shuffle': return shuffled_delta(A, B, n)
     if order == 'random_stop': return randomly_stopped_delta(A, B, n, i=1)       # the worst entry
     if order == 'random_stop_simple': return randomly_stopped_delta(A, B, n)    # A/(n(1-B)), capped at 1
@@ -188,7 +219,8 @@ def pnsgd_delta(epsilon:float, # ε >= 0 at which to report δ
 
 # %% ../../nbs/31_pnsgd.ipynb #8f324920
 def minimize_risk(loss, # `SquaredLoss()` or `LogisticLoss()`
-                  X, *, y, # data (n, d) and labels (n,)
+                  X, # data, shape (n, d)
+                  *, y, # labels, shape (n,)
                   K:Ball, # the ball
                   iters:int=5000, # projected gradient steps
                  ):
@@ -213,9 +245,11 @@ def figure1(kind:str, # 'linear' or 'logistic'
             *,
             eta:float|None=None, # learning rate; 1e-4 (linear) or 5e-3 (logistic) as in Figure 1 when None
             sigma:float=0.5, # Gaussian noise scale
-            n:int=1000, epochs:int=50, runs:int=100,
+            n:int=1000, # number of data points
+            epochs:int=50, # number of passes
+            runs:int=100, # independent chains per order
             rng=0, # seed: data and both trainings derive from it
-            progress:bool|None=None,
+            progress:bool|None=None, # show a step counter (see `pnsgd`)
            ):
     "Run shuffled and randomly stopped PNSGD on Figure 1's synthetic problem; return data, optimum and risk paths."
     rng = np.random.default_rng(rng)

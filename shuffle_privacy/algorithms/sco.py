@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['clip_rows', 'Problem', 'make_problem', 'make_ridge_problem', 'SCOResult', 'psgd_batch', 'psgd', 'pagd_batch', 'pagd',
-           'smoothing_beta', 'smoothed_pagd', 'phased', 'pgd_rounds', 'pgd_round_budget', 'pgd_privacy', 'pgd',
+           'smoothing_beta', 'smoothed_pagd', 'phased', 'pgd_round_budget', 'pgd_privacy', 'pgd_rounds', 'pgd',
            'pan_private_acsa']
 
 # %% ../../nbs/32_shuffle_sco.ipynb #995287be
@@ -18,7 +18,9 @@ from ..mechanisms.summation.protocols import pvec_sum, pvec_params, pvec_varianc
 from .losses import (Ball, Loss, LogisticLoss, SquaredLoss, HingeLoss, AbsoluteLoss,
                                                Regularized, MoreauEnvelope)
 
-def clip_rows(G, L:float):
+def clip_rows(G, # gradients, one row per user (n, d)
+              L:float, # clipping norm L >= 0
+             ):
     "Scale each row of G to norm at most L (the users' clipping; a no-op for L-Lipschitz losses)."
     G = check_array('G', G, ndim=2); L = check_real('L', L, lo=0)
     nrm = np.linalg.norm(G, axis=1, keepdims=True)
@@ -37,60 +39,76 @@ def _sphere(rng, n, d):
 @dataclass
 class Problem:
     "A synthetic SCO problem: loss, sampler, optimum and exact excess population loss."
-    name: str
-    d: int
-    loss: Loss
-    theta_star: np.ndarray
+    name: str                 # the kind, e.g. 'least_squares' ('+ridge' appended for a ridge problem)
+    d: int                    # dimension
+    loss: Loss                # the loss, with its radius R and Lipschitz constant L
+    theta_star: np.ndarray    # the population minimiser, inside the ball of radius R
     sample: callable          # (n, rng) -> (X, y)
     excess: callable          # theta -> excess population loss (>= 0, 0 at theta_star)
 
+# %% ../../nbs/32_shuffle_sco.ipynb #3dfd9932
+def _linear_problem(kind, d, R, n_eval, rs, u):
+    "Least squares or absolute error with theta* = R u / 2 and uniform label noise on [-1/2, 1/2]."
+    s = 0.5; ts = 0.5*R*u
+    def sample(n, rng):
+        X = _sphere(rng, n, d); return X, X @ ts + rng.uniform(-s, s, n)
+    if kind == 'least_squares':
+        return Problem(kind, d, SquaredLoss(R, 0.5*R + s), ts, sample, lambda th: float(np.sum((th - ts)**2))/(2*d))
+    XE = _sphere(rs, n_eval, d)
+    def excess(th):
+        a = np.abs(XE @ (th - ts))
+        return float(np.mean(np.where(a <= s, (a*a + s*s)/(2*s), a)) - s/2)
+    return Problem(kind, d, AbsoluteLoss(R), ts, sample, excess)
+
+# %% ../../nbs/32_shuffle_sco.ipynb #8a5f4ffb
+def _logistic_problem(d, R, n_eval, rs, u):
+    "Logistic regression with theta* = R u / 2 and P(y = 1 | x) = sigmoid(theta*.x)."
+    ts = 0.5*R*u; XE = _sphere(rs, n_eval, d)
+    def sample(n, rng):
+        X = _sphere(rng, n, d); return X, np.where(rng.random(n) < 1/(1 + np.exp(-X @ ts)), 1.0, -1.0)
+    def excess(th):
+        a, b = XE @ ts, XE @ th
+        # KL(Ber(sig(a)) || Ber(sig(b))) = sig(a)(log sig(a) - log sig(b)) + sig(-a)(log sig(-a) - log sig(-b))
+        la, lb, lna, lnb = -np.logaddexp(0, -a), -np.logaddexp(0, -b), -np.logaddexp(0, a), -np.logaddexp(0, b)
+        return float(np.mean(np.exp(la)*(la - lb) + np.exp(lna)*(lna - lnb)))
+    return Problem('logistic', d, LogisticLoss(R), ts, sample, excess)
+
+# %% ../../nbs/32_shuffle_sco.ipynb #fd81cdf4
+def _hinge_problem(d, R, n_eval, rs):
+    "Hinge loss: x = y a e_1 + z, z uniform in the orthogonal ball of radius sqrt(1 - a^2); theta* = e_1/a."
+    a = min(0.9, 2/R); ts = np.zeros(d); ts[0] = 1/a
+    if 1/a > R: raise ValueError(f'R must be >= {1/a:g} for the hinge problem')
+    def zs(rng, n):
+        Z = np.zeros((n, d))
+        if d > 1:
+            Z[:, 1:] = _sphere(rng, n, d - 1)*(rng.random((n, 1))**(1/(d - 1)))*math.sqrt(1 - a*a)
+        return Z
+    def sample(n, rng):
+        y = np.where(rng.random(n) < 0.5, 1.0, -1.0); X = zs(rng, n); X[:, 0] = y*a; return X, y
+    ZE = zs(rs, n_eval)
+    def excess(th): return float(np.mean(np.maximum(0, 1 - a*th[0] - ZE @ th)))  # y z has the law of z
+    return Problem('hinge', d, HingeLoss(R), ts, sample, excess)
+
+# %% ../../nbs/32_shuffle_sco.ipynb #b6b9b1c6
 def make_problem(kind:str, # 'least_squares', 'logistic', 'absolute' or 'hinge'
                  d:int=5, # dimension
                  *, R:float=1.0, # radius of Theta (diameter 2R)
                  n_eval:int=200_000, # evaluation sample for the expectation over x
-                 seed:int=0,
+                 seed:int=0, # seed (or Generator) of the optimum's direction and of the evaluation sample
                 )->Problem:
     "Synthetic problem with known optimum inside the ball of radius R and exact excess population loss."
     d = check_int('d', d, lo=1); R = check_positive('R', R); n_eval = check_int('n_eval', n_eval, lo=1)
     rs = as_rng(seed, 'seed')
     u = rs.normal(size=d); u /= np.linalg.norm(u)
-    if kind in ('least_squares', 'absolute'):
-        s = 0.5; ts = 0.5*R*u
-        def sample(n, rng):
-            X = _sphere(rng, n, d); return X, X @ ts + rng.uniform(-s, s, n)
-        if kind == 'least_squares':
-            return Problem(kind, d, SquaredLoss(R, 0.5*R + s), ts, sample, lambda th: float(np.sum((th - ts)**2))/(2*d))
-        XE = _sphere(rs, n_eval, d)
-        def excess(th):
-            a = np.abs(XE @ (th - ts))
-            return float(np.mean(np.where(a <= s, (a*a + s*s)/(2*s), a)) - s/2)
-        return Problem(kind, d, AbsoluteLoss(R), ts, sample, excess)
-    if kind == 'logistic':
-        ts = 0.5*R*u; XE = _sphere(rs, n_eval, d)
-        def sample(n, rng):
-            X = _sphere(rng, n, d); return X, np.where(rng.random(n) < 1/(1 + np.exp(-X @ ts)), 1.0, -1.0)
-        def excess(th):
-            a, b = XE @ ts, XE @ th
-            # KL(Ber(sig(a)) || Ber(sig(b))) = sig(a)(log sig(a) - log sig(b)) + sig(-a)(log sig(-a) - log sig(-b))
-            la, lb, lna, lnb = -np.logaddexp(0, -a), -np.logaddexp(0, -b), -np.logaddexp(0, a), -np.logaddexp(0, b)
-            return float(np.mean(np.exp(la)*(la - lb) + np.exp(lna)*(lna - lnb)))
-        return Problem(kind, d, LogisticLoss(R), ts, sample, excess)
-    if kind == 'hinge':
-        a = min(0.9, 2/R); ts = np.zeros(d); ts[0] = 1/a
-        if 1/a > R: raise ValueError(f'R must be >= {1/a:g} for the hinge problem')
-        def zs(rng, n):
-            Z = np.zeros((n, d))
-            if d > 1:
-                Z[:, 1:] = _sphere(rng, n, d - 1)*(rng.random((n, 1))**(1/(d - 1)))*math.sqrt(1 - a*a)
-            return Z
-        def sample(n, rng):
-            y = np.where(rng.random(n) < 0.5, 1.0, -1.0); X = zs(rng, n); X[:, 0] = y*a; return X, y
-        ZE = zs(rs, n_eval)
-        def excess(th): return float(np.mean(np.maximum(0, 1 - a*th[0] - ZE @ th)))  # y z has the law of z
-        return Problem(kind, d, HingeLoss(R), ts, sample, excess)
+    if kind in ('least_squares', 'absolute'): return _linear_problem(kind, d, R, n_eval, rs, u)
+    if kind == 'logistic': return _logistic_problem(d, R, n_eval, rs, u)
+    if kind == 'hinge': return _hinge_problem(d, R, n_eval, rs)
     raise ValueError(f"kind must be 'least_squares', 'logistic', 'absolute' or 'hinge'; got {kind!r}")
 
-def make_ridge_problem(kind:str, lam:float, **kw)->Problem:
+# %% ../../nbs/32_shuffle_sco.ipynb #b996f6a2
+def make_ridge_problem(kind:str, # 'least_squares', 'logistic', 'absolute' or 'hinge'
+                       lam:float, # ridge weight lam > 0
+                       **kw)->Problem:
     "Problem with loss ell + lam ||theta||^2/2 (lam-strongly convex); optimum found numerically from the exact excess."
     from scipy import optimize
     lam = check_positive('lam', lam); base = make_problem(kind, **kw)   # validate before the work
@@ -105,12 +123,13 @@ def make_ridge_problem(kind:str, lam:float, **kw)->Problem:
 @dataclass
 class SCOResult:
     "Output of a protocol: the parameter estimate and what was used."
-    theta: np.ndarray
+    theta: np.ndarray           # the parameter estimate
     T: int                      # number of rounds
     batch: int                  # users per round
     bits_per_user: int          # bits sent by one user over the whole protocol
-    info: dict = field(default_factory=dict)
+    info: dict = field(default_factory=dict)   # the protocol's constants (step size, noise level, loss bound, ...)
 
+# %% ../../nbs/32_shuffle_sco.ipynb #ab6b08d4
 def _private_mean_grad(loss, theta, X, y, eps, delta, rng, L=None):
     "One PVEC call on the clipped per-user gradients, divided by the batch size."
     L = loss.L if L is None else L
@@ -125,7 +144,17 @@ def _V(d, eps, delta, L):
     from shuffle_privacy.mechanisms.summation.protocols import pvec_variance_bound
     return pvec_variance_bound(d, eps, delta=delta, Delta2=L)
 
-def psgd_batch(n:int, d:int, *, epsilon:float, delta:float, L:float, exact_constants:bool=True)->int:
+def _bits(b, d, eps, delta, L):
+    prm = pvec_params(b, d, epsilon=eps, delta=delta, Delta2=L); return d*(prm.g + prm.b)
+
+# %% ../../nbs/32_shuffle_sco.ipynb #83528345
+def psgd_batch(n:int, # number of users
+               d:int, # dimension
+               *, epsilon:float, # privacy of the protocol, epsilon > 0
+               delta:float, # 0 < delta < 1
+               L:float, # Lipschitz constant of the loss, > 0
+               exact_constants:bool=True, # PVEC's exact variance (True) or the theorem's O-form with constant 1
+              )->int:
     "Thm 4.1's batch in [1, n]: sqrt(V)/L, V PVEC's exact variance (default), or the O-form sqrt(d) log(d/delta)/eps."
     n = check_int('n', n, lo=1); d = check_int('d', d, lo=1); L = check_positive('L', L)
     epsilon, delta = (check_positive('epsilon', epsilon),
@@ -133,13 +162,13 @@ def psgd_batch(n:int, d:int, *, epsilon:float, delta:float, L:float, exact_const
     b = math.sqrt(_V(d, epsilon, delta, L))/L if exact_constants else math.sqrt(d)*math.log(d/delta)/epsilon
     return int(min(n, max(1, math.ceil(min(b, n)))))      # b may be inf (epsilon subnormal): ceil(inf) overflows
 
-def _bits(b, d, eps, delta, L):
-    prm = pvec_params(b, d, epsilon=eps, delta=delta, Delta2=L); return d*(prm.g + prm.b)
-
+# %% ../../nbs/32_shuffle_sco.ipynb #1025b755
 def psgd(loss:Loss, # loss with L and R
-         X, *, y, # the n users' data, used in disjoint batches
-         epsilon:float, delta:float, # privacy of the whole protocol, 0 < epsilon <= 15, 0 < delta < 1/2
-         rng=None,
+         X, # the n users' data (n, d), used in disjoint batches
+         *, y, # the n users' labels
+         epsilon:float, # privacy of the whole protocol, 0 < epsilon <= 15
+         delta:float, # 0 < delta < 1/2
+         rng=None, # numpy Generator or seed
          b:int|None=None, # batch size; default `psgd_batch` (Thm 4.1 with exact constants)
          eta:float|None=None, # step size; default D/(L_G sqrt T)
          theta0=None, # starting point (default 0)
@@ -165,13 +194,19 @@ def _check_common(loss, X, eps, delta):
     _loss(loss); X = check_array('X', X, ndim=2); eps, delta = check_epsilon_delta(eps, delta)
     return X, X.shape[0], X.shape[1], eps, delta
 
-def pagd_batch(n:int, d:int, *, V:float, beta:float, D:float)->int:
+def pagd_batch(n:int, # number of users
+               d:int, # dimension (validated; it enters through V)
+               *, V:float, # PVEC's error variance, > 0
+               beta:float, # smoothness of the loss, > 0
+               D:float, # distance scale (the diameter 2R), > 0
+              )->int:
     "Thm 4.3's batch n^{3/5} V^{1/5}/(beta D)^{2/5} in [1, n] (the theorem's form for V = d L^2 log^2(d/delta)/eps^2)."
     n = check_int('n', n, lo=1); check_int('d', d, lo=1)
     V, beta, D = check_positive('V', V), check_positive('beta', beta), check_positive('D', D)
     lb = 0.6*math.log(n) + 0.2*math.log(V) - 0.4*(math.log(beta) + math.log(D))   # beta*D may under/overflow
     return int(min(n, max(1, math.ceil(math.exp(min(lb, math.log(n)))))))
 
+# %% ../../nbs/32_shuffle_sco.ipynb #79bc8795
 def _acsa(grad_fn, n_rounds, d, R, sigma, beta, theta0, c_beta=4.0, D=None):
     "AC-SA with alpha_t = 2/(t+2), L_t = ((T+2)^{3/2} sigma/D + c beta)/(t+1); grad_fn(t, theta_md) -> noisy gradient."
     D = 2*R if D is None else D; T = n_rounds
@@ -185,10 +220,15 @@ def _acsa(grad_fn, n_rounds, d, R, sigma, beta, theta0, c_beta=4.0, D=None):
         ag = a*th + (1 - a)*ag
     return ag
 
+# %% ../../nbs/32_shuffle_sco.ipynb #ba276214
 def pagd(loss:Loss, # smooth loss (finite beta), with L and R
-         X, *, y, epsilon:float, delta:float, rng=None,
+         X, # the n users' data (n, d), used in disjoint batches
+         *, y, # the n users' labels
+         epsilon:float, # privacy of the whole protocol, 0 < epsilon <= 15
+         delta:float, # 0 < delta < 1/2
+         rng=None, # numpy Generator or seed
          b:int|None=None, # batch size; default Theorem 4.3's
-         theta0=None,
+         theta0=None, # starting point (default 0)
          c_beta:float=4.0, # constant on beta in L_t (see text)
          D:float|None=None, # distance scale in b and L_t; default the diameter 2R
         )->SCOResult:
@@ -198,7 +238,8 @@ def pagd(loss:Loss, # smooth loss (finite beta), with L and R
     if not math.isfinite(loss.beta):
         raise ValueError('pagd needs a smooth loss (finite beta); wrap it in MoreauEnvelope')
     R, L = loss.R, loss.L; D = 2*R if D is None else check_positive('D', D)
-    b = pagd_batch(n, d, V=_V(d, epsilon, delta, L), beta=loss.beta, D=D) if b is None else check_int('b', b, lo=1, hi=n)
+    b = (pagd_batch(n, d, V=_V(d, epsilon, delta, L), beta=loss.beta, D=D) if b is None
+         else check_int('b', b, lo=1, hi=n))
     T = n//b
     sigma = math.sqrt(L*L/b + _pvec_noise_var(b, d, epsilon, delta, L)/b**2)
     def gfn(t, md):
@@ -209,7 +250,11 @@ def pagd(loss:Loss, # smooth loss (finite beta), with L and R
     return SCOResult(th, T, b, _bits(b, d, epsilon, delta, L), dict(sigma=sigma, bound=bound))
 
 # %% ../../nbs/32_shuffle_sco.ipynb #d5ef6311
-def smoothing_beta(n:int, V:float, *, L:float, D:float)->float:
+def smoothing_beta(n:int, # number of users
+                   V:float, # PVEC's error variance, > 0
+                   *, L:float, # Lipschitz constant of the loss, > 0
+                   D:float, # distance scale (the diameter 2R), > 0
+                  )->float:
     "Thm 4.7's smoothing L^{5/3} n^{2/3}/(D V^{1/3}) (O-form V: eps^{2/3} n^{2/3} L/(d^{1/3} D log^{2/3}(d/delta)))."
     n = check_int('n', n, lo=1)
     V, L, D = check_positive('V', V), check_positive('L', L), check_positive('D', D)
@@ -218,17 +263,23 @@ def smoothing_beta(n:int, V:float, *, L:float, D:float)->float:
         raise ValueError(f'smoothing_beta: L^(5/3) n^(2/3)/(D V^(1/3)) = e^{lb:.4g} is beyond the double range')
     return math.exp(lb)
 
+# %% ../../nbs/32_shuffle_sco.ipynb #785199a9
 def smoothed_pagd(loss:Loss, # non-smooth loss with a prox oracle
-                  X, *, y, epsilon:float, delta:float, rng=None,
+                  X, # the n users' data (n, d), used in disjoint batches
+                  *, y, # the n users' labels
+                  epsilon:float, # privacy of the whole protocol, 0 < epsilon <= 15
+                  delta:float, # 0 < delta < 1/2
+                  rng=None, # numpy Generator or seed
                   beta:float|None=None, # smoothing parameter; default Theorem 4.7's
-                  theta0=None,
+                  theta0=None, # starting point (default 0)
                   D:float|None=None, # distance scale; default the diameter 2R
                  )->SCOResult:
     "Theorem 4.7: PAGD on the Moreau envelope of a non-smooth loss; (epsilon, delta)-shuffle private."
     rng = as_rng(rng)
     X, n, d, epsilon, delta = _check_common(loss, X, epsilon, delta)
     D = 2*loss.R if D is None else check_positive('D', D)
-    beta = smoothing_beta(n, _V(d, epsilon, delta, loss.L), L=loss.L, D=D) if beta is None else check_positive('beta', beta)
+    beta = (smoothing_beta(n, _V(d, epsilon, delta, loss.L), L=loss.L, D=D) if beta is None
+            else check_positive('beta', beta))
     r = pagd(MoreauEnvelope(loss, beta), X, y=y, epsilon=epsilon, delta=delta, rng=rng, theta0=theta0, D=D)
     r.info['beta'] = beta; r.info['bound'] += loss.L**2/(2*beta)
     return r
@@ -236,8 +287,23 @@ def smoothed_pagd(loss:Loss, # non-smooth loss with a prox oracle
 # %% ../../nbs/32_shuffle_sco.ipynb #f5262bad
 def _phase_count(n): return max(1, math.ceil(math.log(max(math.log(max(n, 3)), 1.0))))
 
+def _run_phases(fn, loss, X, y, *, k, lam, epsilon, delta, rng, inner_kw):
+    "Run `fn` on k equal disjoint groups, each from the last output, with D_{i+1}^2 = 2 E_i / lam capped at 2R."
+    m = len(X)//k; th = None; T = bits = 0; Ds = [2*loss.R]
+    for i in range(k):
+        sl = slice(i*m, (i + 1)*m)
+        r = fn(loss, X[sl], y=y[sl], epsilon=epsilon, delta=delta, rng=rng, theta0=th, D=Ds[-1], **inner_kw)
+        th = r.theta; T += r.T; bits = max(bits, r.bits_per_user)
+        Ds.append(min(2*loss.R, math.sqrt(2*r.info['bound']/lam)))  # D_{i+1}^2 = 2 E_i / lam
+    return SCOResult(th, T, m, bits, dict(phases=k, D=Ds))
+
+# %% ../../nbs/32_shuffle_sco.ipynb #2e6c5c28
 def phased(loss:Loss, # loss; lam > 0 (e.g. Regularized) or pass `lam`
-           X, *, y, epsilon:float, delta:float, rng=None,
+           X, # the n users' data (n, d), split into k disjoint groups
+           *, y, # the n users' labels
+           epsilon:float, # privacy of the whole protocol, 0 < epsilon <= 15
+           delta:float, # 0 < delta < 1/2
+           rng=None, # numpy Generator or seed
            lam:float|None=None, # strong convexity; default loss.lam
            inner:str='auto', # 'pagd', 'smoothed_pagd', 'pgd' or 'auto' (by smoothness)
            k:int|None=None, # number of phases; default ceil(ln ln n)
@@ -250,20 +316,39 @@ def phased(loss:Loss, # loss; lam > 0 (e.g. Regularized) or pass `lam`
     k = _phase_count(n) if k is None else check_int('k', k, lo=1, hi=n)
     if inner == 'auto': inner = 'pagd' if math.isfinite(loss.beta) else 'smoothed_pagd'
     fn = {'pagd': pagd, 'smoothed_pagd': smoothed_pagd, 'pgd': pgd}[inner]
-    m = n//k; th = None; T = bits = 0; Ds = [2*loss.R]
-    for i in range(k):
-        sl = slice(i*m, (i + 1)*m)
-        r = fn(loss, X[sl], y=y[sl], epsilon=epsilon, delta=delta, rng=rng, theta0=th, D=Ds[-1], **inner_kw)
-        th = r.theta; T += r.T; bits = max(bits, r.bits_per_user)
-        Ds.append(min(2*loss.R, math.sqrt(2*r.info['bound']/lam)))  # D_{i+1}^2 = 2 E_i / lam
-    return SCOResult(th, T, m, bits, dict(phases=k, D=Ds))
+    return _run_phases(fn, loss, X, y, k=k, lam=lam, epsilon=epsilon, delta=delta, rng=rng, inner_kw=inner_kw)
 
 # %% ../../nbs/32_shuffle_sco.ipynb #c106380a
 def _check_budget(epsilon, delta):
     "Validate a total privacy budget: epsilon > 0 and 0 < delta < 1."
     return check_positive('epsilon', epsilon), check_real('delta', delta, lo=0, hi=1, lo_open=True, hi_open=True)
 
-def pgd_rounds(n:int, d:int, *, epsilon:float, delta:float, L:float=1.0, exact_constants:bool=True)->int:
+def pgd_round_budget(epsilon:float, # total epsilon > 0
+                     delta:float, # total delta in (0, 1)
+                     T:int, # number of rounds >= 1
+                    )->tuple:
+    "Per-round (eps0, delta0) of Algorithm 5: (epsilon / (2 sqrt(2 T ln(1/delta))), delta / (T + 1))."
+    epsilon, delta = _check_budget(epsilon, delta); T = check_int('T', T, lo=1)
+    return epsilon/(2*math.sqrt(2*T*math.log(1/delta))), delta/(T + 1)
+
+# %% ../../nbs/32_shuffle_sco.ipynb #c70597a7
+def pgd_privacy(epsilon:float, # total epsilon > 0 that sets the per-round budget
+                delta:float, # total delta in (0, 1)
+                T:int, # number of rounds >= 1
+               )->tuple:
+    "Total (epsilon, delta) of PGD by advanced composition of T rounds of (eps0, delta0) with slack delta/(T+1)."
+    e0, d0 = pgd_round_budget(epsilon, delta, T)
+    import shuffle_privacy.accounting.conversions as cv
+    return cv.advanced_composition(e0, d0, count=T, delta_prime=delta/(T + 1))
+
+# %% ../../nbs/32_shuffle_sco.ipynb #51c7b0ed
+def pgd_rounds(n:int, # number of users
+               d:int, # dimension
+               *, epsilon:float, # total epsilon > 0
+               delta:float, # total delta in (0, 1)
+               L:float=1.0, # Lipschitz constant of the loss, > 0
+               exact_constants:bool=True, # PVEC's exact variance (True) or the lemma's O-form with constant 1
+              )->int:
     "Lemma B.6's rounds min(n, eps^2 n^2/(d log^2(nd/delta))); exact form min(n, n^2 L^2/v1), v1 PVEC variance at T=1."
     n = check_int('n', n, lo=1); d = check_int('d', d, lo=1); epsilon, delta = _check_budget(epsilon, delta)
     L = check_positive('L', L)
@@ -274,21 +359,41 @@ def pgd_rounds(n:int, d:int, *, epsilon:float, delta:float, L:float=1.0, exact_c
         lr = 2*math.log(n) + 2*math.log(L) - math.log(_V(d, min(e0, 15.0), d0, L))
     return int(max(1, min(n, math.floor(math.exp(min(lr, math.log(n)))))))
 
-def pgd_round_budget(epsilon:float, delta:float, T:int)->tuple:
-    "Per-round (eps0, delta0) of Algorithm 5: (epsilon / (2 sqrt(2 T ln(1/delta))), delta / (T + 1))."
-    epsilon, delta = _check_budget(epsilon, delta); T = check_int('T', T, lo=1)
-    return epsilon/(2*math.sqrt(2*T*math.log(1/delta))), delta/(T + 1)
+# %% ../../nbs/32_shuffle_sco.ipynb #01ef7059
+def _pgd_smoothing(loss, *, n, d, epsilon, delta, D, smooth_beta):
+    "(loss, info): the loss itself when smooth, else its Moreau envelope with Theorem 4.9's beta (in info)."
+    if math.isfinite(loss.beta): return loss, {}
+    e1, d1 = pgd_round_budget(epsilon, delta, 1)
+    beta = (loss.L/D)*min(math.sqrt(n), n*loss.L/math.sqrt(_V(d, min(e1, 15.0), d1, loss.L))) \
+        if smooth_beta is None else check_positive('smooth_beta', smooth_beta)
+    return MoreauEnvelope(loss, beta), {'beta': beta}
 
-def pgd_privacy(epsilon:float, delta:float, T:int)->tuple:
-    "Total (epsilon, delta) of PGD by advanced composition of T rounds of (eps0, delta0) with slack delta/(T+1)."
-    e0, d0 = pgd_round_budget(epsilon, delta, T)
-    import shuffle_privacy.accounting.conversions as cv
-    return cv.advanced_composition(e0, d0, count=T, delta_prime=delta/(T + 1))
+def _pgd_iterate(loss, X, y, *, T, eta, e0, d0, theta0, rng):
+    "The mean of the first T projected iterates, each step on all users' gradients through PVEC at (e0, d0)."
+    d = X.shape[1]
+    th = np.zeros(d) if theta0 is None else Ball(loss.R)(check_array('theta0', theta0, ndim=1))
+    acc = np.zeros(d)
+    for t in range(T):
+        acc += th
+        th = Ball(loss.R)(th - eta*_private_mean_grad(loss, th, X, y, e0, d0, rng))
+    return acc/T
 
-def pgd(loss:Loss, X, *, y, epsilon:float, delta:float, rng=None,
+# %% ../../nbs/32_shuffle_sco.ipynb #306d7cfd
+def _pgd_bound(loss, *, n, d, D, eta, T, e0, d0, info):
+    "Lemma B.4 + Lemma B.5 (constants 1): D^2/(2 eta T) + eta L_G^2/2 + L^2 T eta/n, plus L^2/(2 beta) if smoothed."
+    LG2 = loss.L**2 + pvec_variance(pvec_params(n, d, epsilon=e0, delta=d0, Delta2=loss.L))/n**2
+    return D*D/(2*eta*T) + eta*LG2/2 + loss.L**2*T*eta/n + (loss.L**2/(2*info['beta']) if 'beta' in info else 0.0)
+
+# %% ../../nbs/32_shuffle_sco.ipynb #44ac3314
+def pgd(loss:Loss, # loss with L and R (smoothed when non-smooth)
+        X, # the n users' data (n, d), all queried in every round
+        *, y, # the n users' labels
+        epsilon:float, # privacy of the whole protocol, epsilon > 0
+        delta:float, # 0 < delta < 1/2
+        rng=None, # numpy Generator or seed
         T:int|None=None, # rounds; default Lemma B.6's
         eta:float|None=None, # step; default D/(L sqrt T)
-        theta0=None,
+        theta0=None, # starting point (default 0)
         smooth_beta:float|None=None, # for non-smooth losses: Moreau parameter; default Theorem 4.9's
         D:float|None=None, # distance scale in eta and beta; default the diameter 2R
        )->SCOResult:
@@ -296,48 +401,53 @@ def pgd(loss:Loss, X, *, y, epsilon:float, delta:float, rng=None,
     rng = as_rng(rng)
     X, n, d, epsilon, delta = _check_common(loss, X, epsilon, delta)
     D = 2*loss.R if D is None else check_positive('D', D)
-    info = {}
-    if not math.isfinite(loss.beta):
-        e1, d1 = pgd_round_budget(epsilon, delta, 1)
-        beta = (loss.L/D)*min(math.sqrt(n), n*loss.L/math.sqrt(_V(d, min(e1, 15.0), d1, loss.L))) \
-            if smooth_beta is None else check_positive('smooth_beta', smooth_beta)
-        loss = MoreauEnvelope(loss, beta); info['beta'] = beta
+    loss, info = _pgd_smoothing(loss, n=n, d=d, epsilon=epsilon, delta=delta, D=D, smooth_beta=smooth_beta)
     T = pgd_rounds(n, d, epsilon=epsilon, delta=delta, L=loss.L) if T is None else check_int('T', T, lo=1)
     e0, d0 = pgd_round_budget(epsilon, delta, T)
     eta = D/(loss.L*math.sqrt(T)) if eta is None else check_positive('eta', eta)
-    th = np.zeros(d) if theta0 is None else Ball(loss.R)(check_array('theta0', theta0, ndim=1))
-    acc = np.zeros(d)
-    for t in range(T):
-        acc += th
-        th = Ball(loss.R)(th - eta*_private_mean_grad(loss, th, X, y, e0, d0, rng))
-    LG2 = loss.L**2 + pvec_variance(pvec_params(n, d, epsilon=e0, delta=d0, Delta2=loss.L))/n**2
-    # Lemma B.4 + Lemma B.5 (constants 1): D^2/(2 eta T) + eta L_G^2/2 + L^2 T eta/n, plus L^2/(2 beta) if smoothed
-    bound = D*D/(2*eta*T) + eta*LG2/2 + loss.L**2*T*eta/n + (loss.L**2/(2*info['beta']) if 'beta' in info else 0.0)
+    theta = _pgd_iterate(loss, X, y, T=T, eta=eta, e0=e0, d0=d0, theta0=theta0, rng=rng)
+    bound = _pgd_bound(loss, n=n, d=d, D=D, eta=eta, T=T, e0=e0, d0=d0, info=info)
     info.update(eps0=e0, delta0=d0, eta=eta, bound=bound)
-    return SCOResult(acc/T, T, n, T*_bits(n, d, e0, d0, loss.L), info)
+    return SCOResult(theta, T, n, T*_bits(n, d, e0, d0, loss.L), info)
 
 # %% ../../nbs/32_shuffle_sco.ipynb #ffcbaba4
-def pan_private_acsa(loss:Loss, X, *, y,
+def _pan_private_grad(loss, X, y, *, b, L, zeta, rng):
+    "The noisy gradient of round t (Algorithm 6, lines 5-9): noise, the streamed clipped gradients, noise again."
+    d = X.shape[1]
+    def gfn(t, md):
+        sl = slice((t - 1)*b, t*b)
+        g = rng.normal(0, zeta, d)                                    # line 5: state starts as noise
+        g = g + clip_rows(loss.grad(md, X[sl], y[sl]), L).sum(0)/b    # line 7: streamed gradients
+        return g + rng.normal(0, zeta, d)                             # line 9: second noise
+    return gfn
+
+def _pan_private_noise(loss, n, d, *, epsilon, delta, b):
+    "(batch, ζ, σ): PAGD's batch rule with V = 16 d L^2 log(2/δ)/ε^2 (or `b`), the noise ζ and the oracle's σ."
+    L = loss.L
+    b = (pagd_batch(n, d, V=16*d*L*L*math.log(2/delta)/epsilon**2, beta=loss.beta, D=2*loss.R) if b is None
+         else check_int('b', b, lo=1, hi=n))
+    zeta = math.sqrt(8*L*L*math.log(2/delta))/(b*epsilon)
+    return b, zeta, math.sqrt(L*L/b + 2*d*zeta**2)
+
+# %% ../../nbs/32_shuffle_sco.ipynb #c618ba08
+def pan_private_acsa(loss:Loss, # smooth loss (finite beta), with L and R
+                     X, # the n users' data (n, d), streamed in disjoint batches
+                     *, y, # the n users' labels
                      epsilon:float, # 0 < epsilon < 1 (Gaussian mechanism of Lemma C.5)
                      delta:float, # 0 < delta < 1
-                     rng=None,
-                     b:int|None=None, theta0=None, c_beta:float=4.0)->SCOResult:
+                     rng=None, # numpy Generator or seed
+                     b:int|None=None, # batch size; default PAGD's rule with V = 16 d L^2 log(2/delta)/eps^2
+                     theta0=None, # starting point (default 0)
+                     c_beta:float=4.0, # constant on beta in L_t (as in `pagd`)
+                    )->SCOResult:
     "Alg 6: AC-SA with two Gaussian noises per batch, zeta^2 = 8 L^2 log(2/delta)/(b eps)^2; (eps, delta)-pan-private."
     rng = as_rng(rng); _loss(loss)
     X = check_array('X', X, ndim=2); n, d = X.shape
     epsilon = check_real('epsilon', epsilon, lo=0, hi=1, lo_open=True, hi_open=True)
     delta = check_real('delta', delta, lo=0, hi=1, lo_open=True, hi_open=True)
     if not math.isfinite(loss.beta): raise ValueError('pan_private_acsa needs a smooth loss; wrap it in MoreauEnvelope')
-    R, L = loss.R, loss.L; D = 2*R
-    b = (pagd_batch(n, d, V=16*d*L*L*math.log(2/delta)/epsilon**2, beta=loss.beta, D=D) if b is None
-         else check_int('b', b, lo=1, hi=n))
+    b, zeta, sigma = _pan_private_noise(loss, n, d, epsilon=epsilon, delta=delta, b=b)
     T = n//b
-    zeta = math.sqrt(8*L*L*math.log(2/delta))/(b*epsilon)
-    sigma = math.sqrt(L*L/b + 2*d*zeta**2)
-    def gfn(t, md):
-        sl = slice((t - 1)*b, t*b)
-        g = rng.normal(0, zeta, d)                                    # line 5: state starts as noise
-        g = g + clip_rows(loss.grad(md, X[sl], y[sl]), L).sum(0)/b    # line 7: streamed gradients
-        return g + rng.normal(0, zeta, d)                             # line 9: second noise
-    th = _acsa(gfn, T, d, R, sigma, loss.beta, theta0, c_beta)
+    gfn = _pan_private_grad(loss, X, y, b=b, L=loss.L, zeta=zeta, rng=rng)
+    th = _acsa(gfn, T, d, loss.R, sigma, loss.beta, theta0, c_beta)
     return SCOResult(th, T, b, 0, dict(zeta=zeta, sigma=sigma))

@@ -9,7 +9,8 @@ __all__ = ['mlp_init', 'mlp_logits', 'mlp_grads', 'accuracy', 'Adam', 'private_g
 import math, time
 import numpy as np
 from ..core import check_int, check_positive, check_probability, as_rng
-from ..mechanisms.blogs.published import block_shuffle, clip_gradient, blogs_block_sizes, blogs_total_epsilon
+from ..mechanisms.blogs.published import (block_shuffle, clip_gradient, blogs_block_sizes,
+                                                        blogs_total_epsilon)
 from ..mechanisms.blogs.repaired import repaired_blogs_step, repaired_noise_multiplier, repaired_epsilon
 
 # %% ../../nbs/44_blogs_experiment.ipynb #bf8723ef
@@ -25,12 +26,16 @@ def mlp_init(sizes=(64, 32, 10), # layer widths
         params += [rng.normal(0, math.sqrt(2 / a), size=(a, b)), np.zeros(b)]
     return params
 
-def mlp_logits(params, X):
+# %% ../../nbs/44_blogs_experiment.ipynb #bd383943
+def mlp_logits(params, # [W1, b1, W2, b2, ...] as from `mlp_init`
+               X, # batch of inputs (n, sizes[0])
+              ):
     "Forward pass of the ReLU MLP."
     h = X
     for i in range(0, len(params) - 2, 2): h = np.maximum(h @ params[i] + params[i + 1], 0)
     return h @ params[-2] + params[-1]
 
+# %% ../../nbs/44_blogs_experiment.ipynb #cc9efa55
 def mlp_grads(params:list, # [W1, b1, W2, b2] of a one-hidden-layer MLP
               X:np.ndarray, # batch of inputs (n, 64)
               *, y:np.ndarray, # integer labels (n,)
@@ -52,26 +57,40 @@ def mlp_grads(params:list, # [W1, b1, W2, b2] of a one-hidden-layer MLP
     d1c, d2c = d1 * c[:, None], d2 * c[:, None]
     return [X.T @ d1c, d1c.sum(0), h.T @ d2c, d2c.sum(0)]
 
-def accuracy(params, X, y)->float:
+# %% ../../nbs/44_blogs_experiment.ipynb #171a4629
+def accuracy(params, # [W1, b1, W2, b2, ...] as from `mlp_init`
+             X, # inputs (n, sizes[0])
+             y, # integer labels (n,)
+            )->float:
     "Fraction of correct argmax predictions."
     return float(np.mean(mlp_logits(params, X).argmax(1) == y))
 
 # %% ../../nbs/44_blogs_experiment.ipynb #7b7f50f8
 class Adam:
     "Adam (Kingma & Ba 2015) over a list of numpy parameters, in place."
-    def __init__(self, params, lr=1e-2, betas=(0.9, 0.999), eps=1e-8):
+    def __init__(self,
+                 params, # list of numpy arrays, updated in place
+                 lr=1e-2, # learning rate
+                 betas=(0.9, 0.999), # decay rates of the first and second moment estimates
+                 eps=1e-8, # added to the root of the second moment
+                ):
         self.params, self.lr, self.b1, self.b2, self.eps, self.t = params, lr, betas[0], betas[1], eps, 0
         self.m = [np.zeros_like(p) for p in params]; self.v = [np.zeros_like(p) for p in params]
-    def step(self, grads):
+    def step(self,
+             grads, # one gradient per parameter, same shapes
+            ):
+        "One bias-corrected Adam step on every parameter."
         self.t += 1
         for p, g, m, v in zip(self.params, grads, self.m, self.v):
             m *= self.b1; m += (1 - self.b1) * g
             v *= self.b2; v += (1 - self.b2) * g * g
             p -= self.lr * (m / (1 - self.b1**self.t)) / (np.sqrt(v / (1 - self.b2**self.t)) + self.eps)
 
-# %% ../../nbs/44_blogs_experiment.ipynb #b3865923
+# %% ../../nbs/44_blogs_experiment.ipynb #04a64a6c
 def private_gradient(method:str, # 'nonprivate', 'blogs', 'dpsgd', 'repaired' or 'gaussian' (repaired, no shuffle)
-                     params:list, *, X, y, # current parameters and the batch
+                     params:list, # current parameters
+                     *, X, # the batch's inputs
+                     y, # the batch's labels
                      clip:float, # C
                      rng, # numpy Generator
                      block_sizes=None, # BloGS block sizes (blogs, repaired)
@@ -93,8 +112,44 @@ def private_gradient(method:str, # 'nonprivate', 'blogs', 'dpsgd', 'repaired' or
         return [(g + rng.normal(0, 2 * clip * sigma, size=g.shape)) / len(y) for g in s]
     raise ValueError(f"method must be one of 'nonprivate', 'blogs', 'dpsgd', 'repaired', 'gaussian'; got {method!r}")
 
+# %% ../../nbs/44_blogs_experiment.ipynb #f08c35f7
+def _privacy_setup(method, params, *, target_epsilon, delta, epochs, steps, clip, info):
+    "(block sizes, σ) of a method, recording the privacy parameters in `info`."
+    bsz, sigma = None, None
+    if method in ('blogs', 'repaired'):
+        bsz = blogs_block_sizes([p.size for p in params], target_epsilon if target_epsilon else 1.0, delta=delta,
+                                count=steps, clip=clip, warn=False)
+        info['block_sizes'] = bsz
+        if method == 'blogs':
+            info['claimed_epsilon'] = blogs_total_epsilon([p.size for p in params], bsz, clip=clip, count=steps,
+                                                          delta=delta)
+    if method in ('dpsgd', 'repaired', 'gaussian'):
+        sigma = repaired_noise_multiplier(target_epsilon, count=epochs, delta=delta)   # one batch per epoch
+        info['sigma'], info['epsilon'] = sigma, repaired_epsilon(sigma, count=epochs, delta=delta)
+    return bsz, sigma
+
+# %% ../../nbs/44_blogs_experiment.ipynb #4c1f4e99
+def _train_epochs(method, params, Xtr, ytr, *, epochs, batch, clip, lr, rng, block_sizes, sigma):
+    "Adam over a fresh random partition into batches each epoch; returns the wall time spent in the steps."
+    opt, n = Adam(params, lr=lr), len(ytr)
+    elapsed = 0.0
+    for _ in range(epochs):
+        perm = rng.permutation(n)
+        for s in range(n // batch):
+            idx = perm[s * batch:(s + 1) * batch]
+            t0 = time.perf_counter()
+            g = private_gradient(method, params, X=Xtr[idx], y=ytr[idx], clip=clip, rng=rng, block_sizes=block_sizes,
+                                 sigma=sigma)
+            opt.step(g)
+            elapsed += time.perf_counter() - t0
+    return elapsed
+
+# %% ../../nbs/44_blogs_experiment.ipynb #f6f96be5
 def train(method:str, # 'nonprivate', 'blogs', 'dpsgd', 'repaired' or 'gaussian'
-          Xtr, *, ytr, Xte, yte, # training and test data
+          Xtr, # training inputs
+          *, ytr, # training labels
+          Xte, # test inputs
+          yte, # test labels
           target_epsilon:float|None=None, # ε for the private methods (BloGS: its accountant's target)
           delta:float=1e-5, # δ
           epochs:int=5, # passes over the data; batches are a fresh random partition each epoch
@@ -108,29 +163,9 @@ def train(method:str, # 'nonprivate', 'blogs', 'dpsgd', 'repaired' or 'gaussian'
     params = mlp_init(rng=seed)
     n = len(ytr); steps = epochs * (n // batch)
     info = dict(method=method, target=target_epsilon, steps=steps)
-    bsz, sigma = None, None
-    if method in ('blogs', 'repaired'):
-        bsz = blogs_block_sizes([p.size for p in params], target_epsilon if target_epsilon else 1.0, delta=delta,
-                                count=steps, clip=clip,
-                                warn=False)
-        info['block_sizes'] = bsz
-        if method == 'blogs':
-            info['claimed_epsilon'] = blogs_total_epsilon([p.size for p in params], bsz, clip=clip, count=steps,
-                                                          delta=delta)
-    if method in ('dpsgd', 'repaired', 'gaussian'):
-        sigma = repaired_noise_multiplier(target_epsilon, count=epochs,
-                                          delta=delta)   # each example is in one batch per epoch
-        info['sigma'], info['epsilon'] = sigma, repaired_epsilon(sigma, count=epochs, delta=delta)
-    opt = Adam(params, lr=lr)
-    elapsed = 0.0
-    for _ in range(epochs):
-        perm = rng.permutation(n)
-        for s in range(n // batch):
-            idx = perm[s * batch:(s + 1) * batch]
-            t0 = time.perf_counter()
-            g = private_gradient(method, params, X=Xtr[idx], y=ytr[idx], clip=clip, rng=rng, block_sizes=bsz,
-                                 sigma=sigma)
-            opt.step(g)
-            elapsed += time.perf_counter() - t0
+    bsz, sigma = _privacy_setup(method, params, target_epsilon=target_epsilon, delta=delta, epochs=epochs,
+                                steps=steps, clip=clip, info=info)
+    elapsed = _train_epochs(method, params, Xtr, ytr, epochs=epochs, batch=batch, clip=clip, lr=lr, rng=rng,
+                            block_sizes=bsz, sigma=sigma)
     info['accuracy'], info['time_per_step'] = accuracy(params, Xte, yte), elapsed / steps
     return info

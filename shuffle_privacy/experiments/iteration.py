@@ -16,30 +16,20 @@ from shuffle_privacy.mechanisms.iteration.bounds import (
 from ..mechanisms.iteration.schedules import fit_rate
 
 # %% ../../nbs/40_iteration_figures.ipynb #818f7d83
-def plot_iteration_explorer(epsilon:float=1.0, n:float=1e6, *, eta:float=0.1, L:float=10.0, D:float=1.0, C1:float=1e3,
-                            alpha:float=1.5, C2:float=100.0, beta:float=0.5, rho:float=0.0, points:int=40,
-                            online_max:int=10**6, # the online curve (an O(m) exact product) is drawn up to this m
-                           ):
-    "One frame of the explorer: delta of shuffled vs randomly stopped (and online) PNSGD, and the noise schedules."
+def _explorer_deltas(epsilon, n, *, eta, L, D, C1, alpha, C2, beta, rho, points, online_max, i=100):
+    "(m grid, shuffled δ, randomly stopped δ, online m grid, online δ of entry i) for one frame of the explorer."
     n = int(round(n))
     ms = np.unique(np.logspace(1, math.log10(max(n, 11)), points).round().astype(np.int64))
     gs = dict(L=L, C1=C1, C2=C2, eta=eta, diameter=D, beta=beta, rho=rho)
     sh = gaussian_schedule_delta(ms, epsilon=epsilon, kind='shuffled', **gs)
     rs = gaussian_schedule_delta(ms, epsilon=epsilon, kind='stopped', **gs)
-    i = 100
     og = dict(i=i, L=L, eta=eta, alpha=alpha, C1=C1, C2=C2, diameter=D, beta=beta, rho=rho)
     mo = ms[(ms >= i) & (ms <= online_max)]
     on = online_gaussian_delta(epsilon, n=mo, **og) if len(mo) else np.array([])
-    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(10, 3.6))
-    ax.loglog(ms, sh, 'k-', label='shuffled (Thm 2), $\\sigma(m)$')
-    ax.loglog(ms, rs, 'C1--', label='randomly stopped $A/(m(1-B))$')
-    ax.axhline(gaussian_delta_star(C1, epsilon), color='C2', lw=1, label='$\\delta^*_G$ (4.4)')
-    if len(mo): ax.loglog(mo, on, 'C0:', label=f'online, entry i={i}, $\\sigma_j$ (6.4)')
-    floor = max(1e-3*min(float(np.min(sh)), gaussian_delta_star(C1, epsilon)), 1e-300)
-    ax.set_ylim(floor, 2.0)
-    ax.set(xlabel='dataset size m', ylabel='$\\delta$',
-           title=f'$\\varepsilon$={epsilon:g}, $\\eta$={eta:g}, L={L:g}, D={D:g}, $C_1$={C1:g}')
-    ax.legend(fontsize=7)
+    return ms, sh, rs, mo, on
+
+def _explorer_schedules(ax2, ms, *, eta, D, C1, alpha, C2, beta, rho):
+    "Right panel: the noise σ(m) fixed for each size m (4.3) and the online σ_j (6.4)."
     ax2.loglog(ms, gaussian_sigma_schedule(ms, C1=C1, C2=C2, eta=eta, diameter=D, beta=beta, rho=rho), 'k-',
                label='$\\sigma(m)$, fixed for size m')
     M = contraction_factor(eta, beta, rho)
@@ -47,8 +37,38 @@ def plot_iteration_explorer(epsilon:float=1.0, n:float=1e6, *, eta:float=0.1, L:
     ax2.loglog(ms, M*D/(2*eta*np.sqrt(x)), 'C0:', label=f'online $\\sigma_j$, $\\alpha$={alpha:g}')
     ax2.set(xlabel='m (size) or j (step)', ylabel='noise std', title='noise schedules')
     ax2.legend(fontsize=7)
+
+# %% ../../nbs/40_iteration_figures.ipynb #478773e1
+def plot_iteration_explorer(epsilon:float=1.0, # ε at which δ is drawn
+                            n:float=1e6, # largest dataset size m on the axis (rounded to an integer)
+                            *, eta:float=0.1, # learning rate
+                            L:float=10.0, # Lipschitz constant of the loss
+                            D:float=1.0, # diameter of K
+                            C1:float=1e3, # constant C1 of the schedules (4.3) and (6.4)
+                            alpha:float=1.5, # decay exponent of the online schedule, > 1
+                            C2:float=100.0, # constant C2 of the schedules
+                            beta:float=0.5, # smoothness of the loss
+                            rho:float=0.0, # strong convexity of the loss
+                            points:int=40, # sizes m drawn (log-spaced)
+                            online_max:int=10**6, # the online curve (an O(m) exact product) is drawn up to this m
+                           ):
+    "One frame of the explorer: delta of shuffled vs randomly stopped (and online) PNSGD, and the noise schedules."
+    kw = dict(eta=eta, D=D, C1=C1, alpha=alpha, C2=C2, beta=beta, rho=rho)
+    ms, sh, rs, mo, on = _explorer_deltas(epsilon, n, L=L, points=points, online_max=online_max, **kw)
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(10, 3.6))
+    ax.loglog(ms, sh, 'k-', label='shuffled (Thm 2), $\\sigma(m)$')
+    ax.loglog(ms, rs, 'C1--', label='randomly stopped $A/(m(1-B))$')
+    ax.axhline(gaussian_delta_star(C1, epsilon), color='C2', lw=1, label='$\\delta^*_G$ (4.4)')
+    if len(mo): ax.loglog(mo, on, 'C0:', label=f'online, entry i=100, $\\sigma_j$ (6.4)')
+    floor = max(1e-3*min(float(np.min(sh)), gaussian_delta_star(C1, epsilon)), 1e-300)
+    ax.set_ylim(floor, 2.0)
+    ax.set(xlabel='dataset size m', ylabel='$\\delta$',
+           title=f'$\\varepsilon$={epsilon:g}, $\\eta$={eta:g}, L={L:g}, D={D:g}, $C_1$={C1:g}')
+    ax.legend(fontsize=7)
+    _explorer_schedules(ax2, ms, **kw)
     plt.tight_layout(); plt.show()
 
+# %% ../../nbs/40_iteration_figures.ipynb #3776ef05
 def iteration_explorer():
     "ipywidgets explorer over epsilon, n, eta, L, D, C1 and alpha (runs `plot_iteration_explorer` on every change)."
     from ipywidgets import interactive, FloatSlider, FloatLogSlider, fixed

@@ -18,7 +18,8 @@ from ..accounting.conversions import (rdp_to_dp, gdp_delta, gdp_epsilon, optimal
 from ..mechanisms.iteration.multi_epoch import exact_epsilon, advanced_epsilon
 from ..mechanisms.shuffle_gaussian.rdp import shuffle_gaussian_rdp, shuffle_gaussian_rdp_upper_bound
 from ..accounting.conversions import rdp_to_dp_growing
-from ..mechanisms.shuffle_gaussian.subsampled import checkin_rdp_exact, checkin_rdp_chernoff, ssg_rdp_from_sg_rdp
+from ..mechanisms.shuffle_gaussian.subsampled import (checkin_rdp_exact, checkin_rdp_chernoff,
+                                                                 ssg_rdp_from_sg_rdp)
 
 # %% ../../nbs/41_table1.ipynb #589e4da7
 def clones_epsilon(epsilon0:float, # local ε0 > 0
@@ -31,9 +32,11 @@ def clones_epsilon(epsilon0:float, # local ε0 > 0
     if epsilon0 > math.log(n/(16*math.log(2/delta))): return math.inf
     return clones_closed_form_epsilon(delta, n=n, local_epsilon=epsilon0, form='printed')   # notebook 19
 
+# %% ../../nbs/41_table1.ipynb #773f2362
 def gaussian_ldp_eps0(delta0:float, # local δ0 in (0, 1)
                       sigma:float, # noise standard deviation
-                      *, sensitivity:float=2.0, # ℓ2 distance between any two inputs (2 for replacement in the unit ball)
+                      # ℓ2 distance between any two inputs (2 for replacement in the unit ball)
+                      *, sensitivity:float=2.0,
                       # 'classic' (σ = Δ sqrt(2 log(1.25/δ0))/ε0) or 'analytic' (exact privacy profile)
                       calibration:str='classic',
                      )->float:
@@ -47,6 +50,7 @@ def gaussian_ldp_eps0(delta0:float, # local δ0 in (0, 1)
     lo, hi = expand_bracket(lambda e: f(e) <= 0, 1.0, lo_limit=1e-300, hi_limit=1e300)   # capped geometric steps (core)
     return optimize.brentq(f, lo or 0.0, hi, xtol=1e-14)
 
+# %% ../../nbs/41_table1.ipynb #9100868e
 def clones_gaussian_epsilon(n:int, # number of users
                             sigma:float, # per-user Gaussian noise
                             *, delta_total:float, # final δ after composition
@@ -90,7 +94,20 @@ def load_mnist(path:str, # directory holding the four MNIST IDX files (optionall
             read('t10k-images-idx3-ubyte'), read('t10k-labels-idx1-ubyte'))
 
 # %% ../../nbs/41_table1.ipynb #9fc50ec0
-def train_shuffled_checkin(x_train, y_train, *, x_test, y_test, # data; each training row is one user
+def _checkin_step(W, X, Y, idx, *, clip, sigma, lr, gamma, rng):
+    "One server step: the checked-in users' clipped softmax gradients plus their local noises, summed (in place)."
+    Z = X[idx] @ W; Z -= Z.max(1, keepdims=True); P = np.exp(Z); P /= P.sum(1, keepdims=True)
+    G = np.einsum('bi,bk->bik', X[idx], P - Y[idx])                       # per-user gradients
+    norms = np.sqrt((G**2).sum((1, 2)))
+    G *= np.minimum(1.0, clip/np.maximum(norms, 1e-12))[:, None, None]
+    noisy_sum = G.sum(0) + clip*sigma*math.sqrt(len(idx))*rng.standard_normal(W.shape)  # sum of per-user noises
+    W -= lr*noisy_sum/(gamma*len(X))
+
+# %% ../../nbs/41_table1.ipynb #9b7e72f7
+def train_shuffled_checkin(x_train, # training features (n, d); each row is one user
+                           y_train, # training labels (n,), integers 0..K-1
+                           *, x_test, # test features (m, d)
+                           y_test, # test labels (m,)
                            probability:float=0.1, # check-in probability per round (γ in the paper)
                            sigma:float=5.0, # per-user noise multiplier (noise std = C·σ)
                            clip:float=1.0, # clipping norm C
@@ -109,13 +126,7 @@ def train_shuffled_checkin(x_train, y_train, *, x_test, y_test, # data; each tra
     at, acc = [], []
     for t in range(1, rounds + 1):
         idx = np.nonzero(rng.random(n) < gamma)[0]
-        if len(idx):
-            Z = X[idx] @ W; Z -= Z.max(1, keepdims=True); P = np.exp(Z); P /= P.sum(1, keepdims=True)
-            G = np.einsum('bi,bk->bik', X[idx], P - Y[idx])                       # per-user gradients
-            norms = np.sqrt((G**2).sum((1, 2)))
-            G *= np.minimum(1.0, clip/np.maximum(norms, 1e-12))[:, None, None]
-            noisy_sum = G.sum(0) + clip*sigma*math.sqrt(len(idx))*rng.standard_normal(W.shape)  # sum of per-user noises
-            W -= lr*noisy_sum/(gamma*n)
+        if len(idx): _checkin_step(W, X, Y, idx, clip=clip, sigma=sigma, lr=lr, gamma=gamma, rng=rng)
         if t % eval_every == 0 or t == rounds:
             at.append(t); acc.append(float(np.mean(np.argmax(Xt @ W, 1) == y_test)))
     return np.array(at), np.array(acc)
@@ -162,6 +173,21 @@ def _delta_splits(rounds, delta_total, n_split):
     "Per-round δ candidates: a log grid shared by all T (clones scans are reused), keeping those below δ_total/T."
     return [d for d in np.geomspace(delta_total*1e-6, delta_total/2, n_split) if d*rounds < delta_total]
 
+@functools.lru_cache(maxsize=4096)
+def _round_cache(*args):
+    "Memoised `checkin_clones_round` (the δ grid repeats across T and between the two baselines)."
+    n, gamma, sigma, d, sensitivity, calibration, amplify, grid = args
+    return checkin_clones_round(n, gamma, sigma=sigma, delta=d, sensitivity=sensitivity, calibration=calibration,
+                                amplify=amplify, grid=grid)
+
+def _checkin_inputs(probability, count, delta_total, n_split):
+    "Validate the inputs both baselines share: (γ, the rounds as an int array, δ_total, n_split)."
+    gamma = check_probability('probability', probability, closed=True)   # γ in the paper
+    if gamma == 0: raise ValueError('probability must be in (0, 1]; got 0')
+    Ts = np.atleast_1d(check_array('count', count, lo=1, integer=True)).astype(int)
+    return (gamma, Ts) + (check_probability('delta_total', delta_total), check_int('n_split', n_split, lo=1))
+
+# %% ../../nbs/41_table1.ipynb #8be9459f
 def baseline_checkin_epsilon(n:int, # number of users
                              probability:float, # check-in probability γ in (0, 1]
                              *, sigma:float, # per-user noise multiplier
@@ -176,26 +202,30 @@ def baseline_checkin_epsilon(n:int, # number of users
                              grid:int=200, # δ0 values scanned by the clones bound
                             )->np.ndarray: # ε after each T (inf where the clones theorem does not apply)
     "Fig. 1b 'Baseline': clones (ε, δ) per check-in round (`checkin_clones_round`), composed by better of KOV/advanced."
-    gamma = check_probability('probability', probability, closed=True)   # γ in the paper
-    if gamma == 0: raise ValueError('probability must be in (0, 1]; got 0')
-    Ts = np.atleast_1d(check_array('count', count, lo=1, integer=True)).astype(int)
-    dt, n_split = check_probability('delta_total', delta_total), check_int('n_split', n_split, lo=1)
+    gamma, Ts, dt, n_split = _checkin_inputs(probability, count, delta_total, n_split)
     out = np.full(len(Ts), np.inf)
     for i, T in enumerate(Ts):
         for d in _delta_splits(T, dt, n_split):
             e, dr = _round_cache(n, gamma, sigma, d, sensitivity, calibration, amplify, grid)
             if not math.isfinite(e): continue
-            out[i] = min(out[i], exact_epsilon(e, dr, count=T, delta_total=dt), advanced_epsilon(e, dr, count=T, delta_total=dt))
+            out[i] = min(out[i], exact_epsilon(e, dr, count=T, delta_total=dt),
+                         advanced_epsilon(e, dr, count=T, delta_total=dt))
     return out
 
-@functools.lru_cache(maxsize=4096)
-def _round_cache(*args):
-    "Memoised `checkin_clones_round` (the δ grid repeats across T and between the two baselines)."
-    n, gamma, sigma, d, sensitivity, calibration, amplify, grid = args
-    return checkin_clones_round(n, gamma, sigma=sigma, delta=d, sensitivity=sensitivity, calibration=calibration,
-                                amplify=amplify, grid=grid)
+# %% ../../nbs/41_table1.ipynb #7425a262
+def _generic_epsilon(o, e, p, *, T, gamma, ld):
+    "ε after T rounds of an (e, p) round (δ part p split off, pure part checked in); inf if the split leaves no δ."
+    pure = pure_dp_to_rdp(e, o)
+    rho = np.minimum(ssg_rdp_from_sg_rdp(o, pure, gamma), pure)            # check-in of the ε-pure part (Theorem 2)
+    lfl = float(log1mexp(T*math.log1p(-p)))                                 # log Pr[some round hits the δ part]
+    if ld <= lfl: return math.inf
+    d_rdp = math.exp(float(log1mexp(lfl - ld)) + ld - T*math.log1p(-p))   # (δ_total - floor)/(1-p)^T
+    if d_rdp >= 1: return 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', OrderGridWarning)
+        return min(rdp_to_dp(o, T*rho, d_rdp)[0], T*e)
 
-# %% ../../nbs/41_table1.ipynb #0bb3f687
+# %% ../../nbs/41_table1.ipynb #2740b1dd
 def generic_checkin_epsilon(n:int, # number of users
                             probability:float, # check-in probability γ in (0, 1]
                             *, sigma:float, # per-user noise multiplier
@@ -208,24 +238,13 @@ def generic_checkin_epsilon(n:int, # number of users
                             grid:int=200, # δ0 values scanned by the clones bound
                            )->np.ndarray: # ε after each T (inf where the clones theorem does not apply)
     "Fig. 1b 'Generic bound', sound: δ off the clones bound, pure part in RDP, check-in by Thm 2, composed, converted."
-    gamma = check_probability('probability', probability, closed=True)   # γ in the paper
-    if gamma == 0: raise ValueError('probability must be in (0, 1]; got 0')
-    Ts = np.atleast_1d(check_array('count', count, lo=1, integer=True)).astype(int)
-    dt, n_split = check_probability('delta_total', delta_total), check_int('n_split', n_split, lo=1)
+    gamma, Ts, dt, n_split = _checkin_inputs(probability, count, delta_total, n_split)
     o = np.arange(2, check_int('max_order', max_order, lo=2) + 1)
     ld, out = math.log(dt), np.full(len(Ts), np.inf)
     for i, T in enumerate(Ts):
         for p in _delta_splits(T, dt, n_split):
             e, p = _round_cache(n, gamma, sigma, p, sensitivity, calibration, False, grid)
             if not math.isfinite(e): continue
-            pure = pure_dp_to_rdp(e, o)
-            rho = np.minimum(ssg_rdp_from_sg_rdp(o, pure, gamma),
-                             pure)            # check-in of the ε-pure part (Theorem 2)
-            lfl = float(log1mexp(T*math.log1p(-p)))                          # log Pr[some round hits the δ part]
-            if ld <= lfl: continue
-            d_rdp = math.exp(float(log1mexp(lfl - ld)) + ld - T*math.log1p(-p))   # (δ_total - floor)/(1-p)^T
-            if d_rdp >= 1: out[i] = 0.0; break
-            with warnings.catch_warnings():
-                warnings.simplefilter('ignore', OrderGridWarning)
-                out[i] = min(out[i], rdp_to_dp(o, T*rho, d_rdp)[0], T*e)
+            out[i] = min(out[i], _generic_epsilon(o, e, p, T=T, gamma=gamma, ld=ld))
+            if out[i] == 0.0: break                                          # nothing left to improve
     return out

@@ -28,6 +28,7 @@ def _composed_log_lr(n, sigma, rounds, trials, first, rng, chunk=64):
             out[a:b] += shuffle_gaussian_log_lr(y, sigma)
     return out
 
+# %% ../../nbs/47_league_table.ipynb #9b81deeb
 def mc_epsilon_lower_bound(n:int, # number of users
                            sigma:float, # noise standard deviation (data in [0, 1])
                            *, rounds:int, # composed releases

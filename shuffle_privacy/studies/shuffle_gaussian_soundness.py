@@ -26,6 +26,7 @@ def _log_h(x):
                        np.log(np.abs(np.expm1(-np.maximum(xl, -30.0)) + xl)))
         return np.where(small, np.log(ser), val)
 
+# %% ../../nbs/48_shuffle_gaussian_soundness.ipynb #3a612697
 def _trap_log(logf, lo, hi, m):
     "log ∫_lo^hi exp(logf(z)) dz, trapezoid rule on m points, one integral per row of lo/hi."
     z = lo[:, None] + (hi - lo)[:, None]*np.linspace(0.0, 1.0, m)[None, :]
@@ -60,6 +61,27 @@ def _log_laplace_excess(s, sigma):
     return _adaptive_log_integral(logf, len(s), lo, hi) - 0.5*math.log(2*math.pi)
 
 # %% ../../nbs/48_shuffle_gaussian_soundness.ipynb #a84b474e
+def _reverse_log_integrand(u, a, n, sigma):
+    "log of t^a e^{-t} [(1 + K(t/n))^n - 1] at t = e^u (the excess of E[w̄^{-a}], times Γ(a))."
+    t = np.exp(u)
+    lp = n*_log_laplace_lognormal(t.ravel()/n, sigma).reshape(t.shape)
+    big = lp + t > 0.5
+    r = np.empty_like(u)
+    r[big] = a*u[big] + lp[big] + np.log1p(-np.exp(-(lp[big] + t[big])))
+    if (~big).any():
+        lk = _log_laplace_excess(t[~big]/n, sigma)
+        r[~big] = a*u[~big] - t[~big] + log_expm1(n*np.logaddexp(0.0, lk))
+    return r
+
+def _reverse_rdp_one(lam, n, sigma):
+    "D_λ(Q‖P) of the reverse direction at one order λ > 1, by quadrature (before the cap and the envelope)."
+    a = lam - 1.0
+    hi = max(math.log(n) + (a + 1)/(n*sigma**2) + 12/math.sqrt(n*sigma**2) + 12, math.log(a + 1) + 40)
+    logf = lambda u: _reverse_log_integrand(u, a, n, sigma)
+    log_excess = _adaptive_log_integral(logf, 1, -60.0, hi, m1=241, m2=401)[0] - special.gammaln(a)
+    return np.logaddexp(0.0, log_excess)/a
+
+# %% ../../nbs/48_shuffle_gaussian_soundness.ipynb #f7534f30
 def shuffle_gaussian_rdp_reverse(orders, # Rényi orders λ > 1 (need not be integers)
                                  n:int, # number of users, >= 1
                                  sigma:float, # noise standard deviation (sensitivity 1)
@@ -72,22 +94,7 @@ def shuffle_gaussian_rdp_reverse(orders, # Rényi orders λ > 1 (need not be int
     n, sigma = check_int('n', n, lo=1), check_positive('sigma', sigma)
     shape = np.shape(orders); o = o.ravel()
     if n == 1: return (o/(2*sigma**2)).reshape(shape)
-    out = np.empty(len(o))
-    for i, lam in enumerate(o):
-        a = lam - 1.0
-        def logf(u):
-            t = np.exp(u)
-            lp = n*_log_laplace_lognormal(t.ravel()/n, sigma).reshape(t.shape)
-            big = lp + t > 0.5
-            r = np.empty_like(u)
-            r[big] = a*u[big] + lp[big] + np.log1p(-np.exp(-(lp[big] + t[big])))
-            if (~big).any():
-                lk = _log_laplace_excess(t[~big]/n, sigma)
-                r[~big] = a*u[~big] - t[~big] + log_expm1(n*np.logaddexp(0.0, lk))
-            return r
-        hi = max(math.log(n) + (a + 1)/(n*sigma**2) + 12/math.sqrt(n*sigma**2) + 12, math.log(a + 1) + 40)
-        log_excess = _adaptive_log_integral(logf, 1, -60.0, hi, m1=241, m2=401)[0] - special.gammaln(a)
-        out[i] = np.logaddexp(0.0, log_excess)/a
+    out = np.array([_reverse_rdp_one(lam, n, sigma) for lam in o])
     out = np.where(np.isfinite(out) & (out >= 0), np.minimum(out, o/(2*sigma**2)), o/(2*sigma**2))
     srt = np.argsort(o, kind='stable')                      # envelope: min over all orders >= λ (RDP rises in λ)
     out[srt] = np.minimum.accumulate(out[srt][::-1])[::-1]
@@ -102,6 +109,7 @@ def _log_shuffle_density(y, data, sigma):
     q = -((y[:, None, :] - means[None, :, :])**2).sum(-1)/(2*sigma**2)
     return special.logsumexp(q, axis=1) - math.log(len(perms)) - n*0.5*math.log(2*math.pi*sigma**2)
 
+# %% ../../nbs/48_shuffle_gaussian_soundness.ipynb #6eb80c39
 def shuffled_gaussian_renyi_grid2(D, # dataset of 2 scalars (the first distribution P = M(D))
                                   D_prime, # neighbouring dataset of 2 scalars (Q = M(D'))
                                   *, sigma:float, # noise standard deviation
@@ -121,6 +129,7 @@ def shuffled_gaussian_renyi_grid2(D, # dataset of 2 scalars (the first distribut
     r = np.array([(special.logsumexp(lam*lp + (1 - lam)*lq) + 2*math.log(h))/(lam - 1) for lam in o])
     return np.maximum(r, 0.0)   # D_λ >= 0; the quadrature can round a tiny value just below
 
+# %% ../../nbs/48_shuffle_gaussian_soundness.ipynb #85ac84ba
 def shuffled_gaussian_renyi_mc(D, # dataset of n scalars (P = M(D)); n <= 6
                                D_prime, # neighbouring dataset (Q = M(D'))
                                *, sigma:float, # noise standard deviation

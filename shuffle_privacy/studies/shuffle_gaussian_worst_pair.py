@@ -14,6 +14,7 @@ from ..core import as_rng
 
 # %% ../../nbs/49_shuffle_gaussian_worst_pair.ipynb #20fb258b
 def _check_pair(x, x_prime, noise_multiplier):
+    "Validate a replace-one pair in [0, 1]^n and σ; return (x, x', σ)."
     x, xp = np.asarray(x, float), np.asarray(x_prime, float)
     if x.ndim != 1 or x.shape != xp.shape or x.size < 1:
         raise ValueError('x and x_prime must be 1-d arrays of the same length n >= 1')
@@ -23,6 +24,14 @@ def _check_pair(x, x_prime, noise_multiplier):
     s = float(noise_multiplier)
     if not (np.isfinite(s) and 0.05 <= s <= 1e3): raise ValueError('noise_multiplier must be in [0.05, 1e3]')
     return x, xp, s
+
+def _check_inputs(x, x_prime, noise_multiplier, epsilon, *, max_n, too_large):
+    "The checks both estimators share: the pair, n <= max_n (else `too_large`), ε a 1-d array of finite values >= 0."
+    x, xp, s = _check_pair(x, x_prime, noise_multiplier)
+    if x.size > max_n: raise ValueError(too_large)
+    e = np.atleast_1d(np.asarray(epsilon, float))
+    if e.ndim != 1 or not np.all(np.isfinite(e)) or np.any(e < 0): raise ValueError('epsilon must be finite and >= 0')
+    return x, xp, s, e
 
 def _log_density(y, x, s):
     "log p_X(y) (with the 1/n! and Gaussian normalisers), y of shape (..., n): a log-sum-exp over the n! assignments."
@@ -39,11 +48,9 @@ def pair_delta(x, # dataset X, n entries in [0, 1] (n <= 3)
                box:float=9.0, # half-width of the box in units of σ, in [4, 40]
                )->np.ndarray: # δ_{X→X'}(ε) by midpoint quadrature (an estimate, error O(h^2))
     "δ(ε) from X to X' of the shuffled Gaussian, by quadrature over R^n (n <= 3)."
-    x, xp, s = _check_pair(x, x_prime, noise_multiplier)
+    x, xp, s, e = _check_inputs(x, x_prime, noise_multiplier, epsilon, max_n=3,
+                                too_large='pair_delta: n = len(x) must be <= 3 (use pair_delta_mc for larger n)')
     n = x.size
-    if n > 3: raise ValueError('pair_delta: n = len(x) must be <= 3 (use pair_delta_mc for larger n)')
-    e = np.atleast_1d(np.asarray(epsilon, float))
-    if e.ndim != 1 or not np.all(np.isfinite(e)) or np.any(e < 0): raise ValueError('epsilon must be finite and >= 0')
     if not (4 <= box <= 40): raise ValueError('box must be in [4, 40]')
     G = int(points) or (90 if n == 3 else 400)
     if not (8 <= G <= (200 if n == 3 else 4000)): raise ValueError('points must be in [8, 200] at n=3, [8, 4000] else')
@@ -66,11 +73,9 @@ def pair_delta_mc(x, # dataset X, n entries in [0, 1] (n <= 7: the ratio sums ov
                   rng=None, # None, an int seed or a numpy Generator
                  )->tuple: # (estimate, standard error), arrays over ε
     "Monte Carlo δ_{X→X'}(ε) of the shuffled Gaussian, with its standard error."
-    x, xp, s = _check_pair(x, x_prime, noise_multiplier)
+    x, xp, s, e = _check_inputs(x, x_prime, noise_multiplier, epsilon, max_n=7,
+                                too_large='pair_delta_mc: n = len(x) must be <= 7 (n! assignments)')
     n = x.size
-    if n > 7: raise ValueError('pair_delta_mc: n = len(x) must be <= 7 (n! assignments)')
-    e = np.atleast_1d(np.asarray(epsilon, float))
-    if e.ndim != 1 or not np.all(np.isfinite(e)) or np.any(e < 0): raise ValueError('epsilon must be finite and >= 0')
     m = int(samples)
     if not (100 <= m <= 10**7): raise ValueError('samples must be in [100, 1e7]')
     rng = as_rng(rng)

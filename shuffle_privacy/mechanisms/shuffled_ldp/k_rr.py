@@ -22,6 +22,15 @@ def _chernoff_log_tail(x, N, p):
     g = -N*(special.rel_entr(a, p) + special.rel_entr(1 - a, 1 - p))
     return g + 1e-12*(1 + abs(g))
 
+def _int_search(lo, hi, ok):
+    "Smallest integer in [lo, hi] with ok (ok monotone: False then True; hi when none before it)."
+    while lo < hi:
+        mid = (lo + hi)//2
+        if ok(mid): hi = mid
+        else: lo = mid + 1
+    return lo
+
+# %% ../../../nbs/50_tutorial_new_mechanism.ipynb #f72c7fbf
 def binomial_window(N:int, # number of trials, >= 0
                     p:float, # success probability in (0, 1)
                     *, log_tail:float, # log of the tail mass allowed on each side, < 0
@@ -32,14 +41,8 @@ def binomial_window(N:int, # number of trials, >= 0
     log_tail = check_real('log_tail', log_tail, hi=0, hi_open=True)
     if N == 0: return 0, 0, -math.inf
     m = N*p
-    def search(lo, hi, ok):                           # smallest integer in [lo, hi] with ok (ok is monotone)
-        while lo < hi:
-            mid = (lo + hi)//2
-            if ok(mid): hi = mid
-            else: lo = mid + 1
-        return lo
-    top = search(math.ceil(m), N + 1, lambda x: x > N or _chernoff_log_tail(x, N, p) <= log_tail)
-    bot = search(-1, math.floor(m), lambda x: x >= 0 and _chernoff_log_tail(x, N, p) > log_tail) - 1
+    top = _int_search(math.ceil(m), N + 1, lambda x: x > N or _chernoff_log_tail(x, N, p) <= log_tail)
+    bot = _int_search(-1, math.floor(m), lambda x: x >= 0 and _chernoff_log_tail(x, N, p) > log_tail) - 1
     g_top = _chernoff_log_tail(top, N, p) if top <= N else -math.inf
     g_bot = _chernoff_log_tail(bot, N, p) if bot >= 0 else -math.inf
     return max(bot + 1, 0), min(top - 1, N), float(np.logaddexp(g_top, g_bot))
@@ -141,6 +144,21 @@ def _dense(pmf:dict):
     for i, m in pmf.items(): arr[i - i0] += m
     return arr, i0
 
+def _krr_clone_pmfs(chunks, *, e0, r, eta, d):
+    "Upper and lower rounded PMFs (grid dicts) of the clones pair's privacy loss over the kept windows."
+    up, lo = {}, {}
+    for c, u, lC in chunks:
+        lP = np.logaddexp(math.log(r) + _log_binom_half(u - 1, c), math.log1p(-r) + _log_binom_half(u, c))
+        lm = np.where(u <= c + 1, lP + lC, -np.inf).ravel()
+        loss = np.broadcast_to(_log_ratio(u, c, r), lP.shape).ravel()
+        w = 16*U*(1 + np.abs(loss) + 2*e0)                                  # float error of the computed loss
+        m = np.exp(lm)
+        for side, sgn, acc in ((True, 1.0, up), (False, -1.0, lo)):
+            for i, v in rounded_pmf(loss + sgn*w, dominate(m, eta, side), d=d, up=side, lmin=-e0 - 2*d).items():
+                acc[i] = acc.get(i, 0.0) + v
+    return up, lo
+
+# %% ../../../nbs/50_tutorial_new_mechanism.ipynb #b600e7cc
 def krr_clones_pair(n:int, # number of users, >= 1
                     local_epsilon:float, # ε0 of each user's k-RR, in (0, 700]
                     *, value_discretization_interval:float=1e-4, # grid of the privacy loss, in [1e-7, 1]
@@ -158,16 +176,7 @@ def krr_clones_pair(n:int, # number of users, >= 1
     if atoms > 3e7:
         raise ResourceLimitError(f'the clones pair holds about {atoms:.3g} atoms (> 3e7); use a larger log_tail or '
                                  'ShuffledLDPEvent (mechanisms.shuffled_ldp.pld), whose PLD is built for large n')
-    up, lo = {}, {}
-    for c, u, lC in chunks:
-        lP = np.logaddexp(math.log(r) + _log_binom_half(u - 1, c), math.log1p(-r) + _log_binom_half(u, c))
-        lm = np.where(u <= c + 1, lP + lC, -np.inf).ravel()
-        loss = np.broadcast_to(_log_ratio(u, c, r), lP.shape).ravel()
-        w = 16*U*(1 + np.abs(loss) + 2*e0)                                  # float error of the computed loss
-        m = np.exp(lm)
-        for side, sgn, acc in ((True, 1.0, up), (False, -1.0, lo)):
-            for i, v in rounded_pmf(loss + sgn*w, dominate(m, eta, side), d=d, up=side, lmin=-e0 - 2*d).items():
-                acc[i] = acc.get(i, 0.0) + v
+    up, lo = _krr_clone_pmfs(chunks, e0=e0, r=r, eta=eta, d=d)
     top = math.ceil(e0*(1 + 4*U)/d)
     up[top] = up.get(top, 0.0) + math.exp(log_drop)*math.exp(eta)*(1 + 4*U)   # dropped mass at loss ε0
     return pair_from_pmfs([(*_dense(up), 0.0)], [(*_dense(lo), 0.0)], d=d, lower_certified=False)
