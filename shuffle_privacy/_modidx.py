@@ -946,6 +946,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                                                       'shuffle_privacy/mechanisms/iteration/schedules.py'),
                                                                 'shuffle_privacy.mechanisms.iteration.schedules._log_x': ( 'noise_schedules.html#_log_x',
                                                                                                                            'shuffle_privacy/mechanisms/iteration/schedules.py'),
+                                                                'shuffle_privacy.mechanisms.iteration.schedules._noise_AB': ( 'noise_schedules.html#_noise_ab',
+                                                                                                                              'shuffle_privacy/mechanisms/iteration/schedules.py'),
                                                                 'shuffle_privacy.mechanisms.iteration.schedules.calibrate_gaussian_sigma': ( 'noise_schedules.html#calibrate_gaussian_sigma',
                                                                                                                                              'shuffle_privacy/mechanisms/iteration/schedules.py'),
                                                                 'shuffle_privacy.mechanisms.iteration.schedules.calibrate_laplace_scale': ( 'noise_schedules.html#calibrate_laplace_scale',
