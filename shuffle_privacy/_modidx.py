@@ -944,6 +944,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                                                 'shuffle_privacy/mechanisms/iteration/schedules.py'),
                                                                 'shuffle_privacy.mechanisms.iteration.schedules._c_for_delta_star': ( 'noise_schedules.html#_c_for_delta_star',
                                                                                                                                       'shuffle_privacy/mechanisms/iteration/schedules.py'),
+                                                                'shuffle_privacy.mechanisms.iteration.schedules._calibrate_noise': ( 'noise_schedules.html#_calibrate_noise',
+                                                                                                                                     'shuffle_privacy/mechanisms/iteration/schedules.py'),
                                                                 'shuffle_privacy.mechanisms.iteration.schedules._log_x': ( 'noise_schedules.html#_log_x',
                                                                                                                            'shuffle_privacy/mechanisms/iteration/schedules.py'),
                                                                 'shuffle_privacy.mechanisms.iteration.schedules._noise_AB': ( 'noise_schedules.html#_noise_ab',

@@ -86,7 +86,16 @@ def _bracket_up(f_ok, x, factor=4.0, max_steps=2000):
     if lo is None: raise ValueError('target is met for every noise level searched (is delta >= 1?)')
     return lo, hi
 
-# %% ../../../nbs/16_noise_schedules.ipynb #a605a1da
+# %% ../../../nbs/16_noise_schedules.ipynb #42775233
+def _calibrate_noise(constants, name:str, epsilon, delta, n, kw:dict, rtol:float)->float:
+    "Smallest noise `name` (rounded up) with shuffled_delta(*constants(epsilon, name=noise, **kw), n) <= delta."
+    delta = check_probability('delta', delta); n = check_int('n', n, lo=1)
+    constants(epsilon, **{name: 1.0}, **kw)     # validates everything else
+    ok = lambda x: shuffled_delta(*constants(epsilon, **{name: x}, **kw), n) <= delta
+    lo, hi = _bracket_up(ok, float(kw['L']))
+    return _bisect_log(ok, lo, hi, rtol)
+
+# %% ../../../nbs/16_noise_schedules.ipynb #cf562b85
 def calibrate_gaussian_sigma(epsilon:float, # epsilon >= 0
                              delta:float, # target delta in (0, 1)
                              *,
@@ -99,14 +108,10 @@ def calibrate_gaussian_sigma(epsilon:float, # epsilon >= 0
                              rtol:float=1e-12, # relative resolution of the returned sigma
                             )->float:
     "Smallest sigma (rounded up) for which shuffled Gaussian PNSGD (Theorem 2, Eq. 1.4) is (epsilon, delta)-DP."
-    delta = check_probability('delta', delta); n = check_int('n', n, lo=1)
     kw = dict(L=L, eta=eta, diameter=diameter, beta=beta, rho=rho)
-    gaussian_constants(epsilon, sigma=1.0, **kw)     # validates everything else
-    ok = lambda s: shuffled_delta(*gaussian_constants(epsilon, sigma=s, **kw), n) <= delta
-    lo, hi = _bracket_up(ok, float(L))
-    return _bisect_log(ok, lo, hi, rtol)
+    return _calibrate_noise(gaussian_constants, 'sigma', epsilon, delta, n, kw, rtol)
 
-# %% ../../../nbs/16_noise_schedules.ipynb #b587c22f
+# %% ../../../nbs/16_noise_schedules.ipynb #19c827fa
 def calibrate_laplace_scale(epsilon:float, # epsilon >= 0
                             delta:float, # target delta in (0, 1)
                             *,
@@ -120,12 +125,8 @@ def calibrate_laplace_scale(epsilon:float, # epsilon >= 0
                             rtol:float=1e-12, # relative resolution of the returned v
                            )->float:
     "Smallest Laplace scale v (rounded up) making shuffled Laplace PNSGD (Theorem 2, Eq. 1.5) (epsilon, delta)-DP."
-    delta = check_probability('delta', delta); n = check_int('n', n, lo=1)
     kw = dict(L=L, eta=eta, a=a, b=b, beta=beta, rho=rho)
-    laplace_constants(epsilon, v=1.0, **kw)
-    ok = lambda v: shuffled_delta(*laplace_constants(epsilon, v=v, **kw), n) <= delta
-    lo, hi = _bracket_up(ok, float(L))
-    return _bisect_log(ok, lo, hi, rtol)
+    return _calibrate_noise(laplace_constants, 'v', epsilon, delta, n, kw, rtol)
 
 # %% ../../../nbs/16_noise_schedules.ipynb #d61e3347
 def _noise_AB(noise, L, eta, beta, rho, sigma, diameter, v, a, b):
@@ -136,7 +137,7 @@ def _noise_AB(noise, L, eta, beta, rho, sigma, diameter, v, a, b):
         return lambda e: laplace_constants(e, L=L, v=v, eta=eta, a=a, b=b, beta=beta, rho=rho)
     raise ValueError(f"noise must be 'gaussian' or 'laplace'; got {noise!r}")
 
-# %% ../../../nbs/16_noise_schedules.ipynb #d236b714
+# %% ../../../nbs/16_noise_schedules.ipynb #7558c10b
 def shuffled_epsilon(delta:float, # target delta in (0, 1)
                      *,
                      noise:str, # 'gaussian' (pass sigma, diameter) or 'laplace' (pass v, a, b)
@@ -184,7 +185,7 @@ def delta_star_c_closed_form(d:float, # the target limit delta* in (0, 1)
         c = c - h/dh
     return c
 
-# %% ../../../nbs/16_noise_schedules.ipynb #ebf326c9
+# %% ../../../nbs/16_noise_schedules.ipynb #bd14c2ab
 def _C1_for(d, eps, scale, star, n, finite):
     "Smallest C1 (rounded up, certified by evaluating `star` or `finite`) with the limit or the finite-n delta <= d."
     guess = math.exp(math.log(_c_for_delta_star(d)) - eps/2 - math.log(scale))   # e^{-eps/2} alone underflows
@@ -198,7 +199,7 @@ def _C1_for(d, eps, scale, star, n, finite):
     ok = lambda C1: finite(C1) <= d
     return _bisect_log(ok, *_bracket_up(ok, guess), rtol=1e-12)
 
-# %% ../../../nbs/16_noise_schedules.ipynb #806be30c
+# %% ../../../nbs/16_noise_schedules.ipynb #debd2e27
 def laplace_schedule_C1(epsilon:float, # epsilon >= 0
                         delta:float, # target: the limit delta* (n None) or the finite-n delta, in (0, 1)
                         *,
@@ -217,7 +218,7 @@ def laplace_schedule_C1(epsilon:float, # epsilon >= 0
     return _C1_for(delta, epsilon, 1.0, laplace_delta_star, n,
                    lambda C1: laplace_schedule_delta(n, epsilon=epsilon, C1=C1, **kw))
 
-# %% ../../../nbs/16_noise_schedules.ipynb #7c2c9990
+# %% ../../../nbs/16_noise_schedules.ipynb #ba40f0a2
 def gaussian_schedule_C1(epsilon:float, # epsilon >= 0
                          delta:float, # target: the limit delta* (n None) or the finite-n delta, in (0, 1)
                          *,
