@@ -32,7 +32,8 @@ def exact_epsilon(epsilon:float, # one-epoch ε >= 0
                  )->float:
     "Smallest ε' for E-fold (ε, δ)-DP at total δ' (exact: KOV, `optimal_composition_epsilon`); inf below 1-(1-δ)^E."
     epsilon, delta, E = _check_composition_args(epsilon, delta, count)
-    return optimal_composition_epsilon(epsilon, delta, count=E, delta_total=check_probability('delta_total', delta_total))
+    delta_total = check_probability('delta_total', delta_total)
+    return optimal_composition_epsilon(epsilon, delta, count=E, delta_total=delta_total)
 
 # %% ../../../nbs/17_multi_epoch.ipynb #36fb0bc0
 def pld_epsilon(epsilon:float, # one-epoch ε >= 0
@@ -110,7 +111,13 @@ def advanced_epsilon(epsilon:float, # one-epoch ε >= 0
     return float(min(advanced_composition(epsilon, delta, count=E, delta_prime=slack)[0], E * epsilon))
 
 # %% ../../../nbs/17_multi_epoch.ipynb #179975e1
-def compare_routes(epsilon:float, delta:float, *, counts, delta_total:float, pld:bool=True)->dict:
+def compare_routes(epsilon:float, # one-epoch ε >= 0
+                   delta:float, # one-epoch δ in [0, 1)
+                   *,
+                   counts, # numbers of epochs E >= 1 (integer or integer array)
+                   delta_total:float, # target total δ' in (0, 1)
+                   pld:bool=True, # also compose the one-epoch pair's PLD
+                  )->dict:
     "ε' after each E in `counts` by every route: exact, PLD, approximate RDP, advanced, basic, paper RDP."
     Es = np.atleast_1d(check_array('counts', counts, lo=1, integer=True)).astype(int)
     out = dict(counts=Es,

@@ -86,52 +86,76 @@ def _bracket_up(f_ok, x, factor=4.0, max_steps=2000):
     if lo is None: raise ValueError('target is met for every noise level searched (is delta >= 1?)')
     return lo, hi
 
+# %% ../../../nbs/16_noise_schedules.ipynb #42775233
+def _calibrate_noise(constants, name:str, epsilon, delta, n, kw:dict, rtol:float)->float:
+    "Smallest noise `name` (rounded up) with shuffled_delta(*constants(epsilon, name=noise, **kw), n) <= delta."
+    delta = check_probability('delta', delta); n = check_int('n', n, lo=1)
+    constants(epsilon, **{name: 1.0}, **kw)     # validates everything else
+    ok = lambda x: shuffled_delta(*constants(epsilon, **{name: x}, **kw), n) <= delta
+    lo, hi = _bracket_up(ok, float(kw['L']))
+    return _bisect_log(ok, lo, hi, rtol)
+
+# %% ../../../nbs/16_noise_schedules.ipynb #cf562b85
 def calibrate_gaussian_sigma(epsilon:float, # epsilon >= 0
                              delta:float, # target delta in (0, 1)
                              *,
                              n:int, # dataset size n >= 1
-                             L:float, eta:float, diameter:float, beta:float, rho:float, # as in gaussian_constants
+                             L:float, # Lipschitz constant of the loss, L > 0
+                             eta:float, # learning rate, 0 < eta <= 2/(beta+rho)
+                             diameter:float, # diameter D of K, D > 0
+                             beta:float, # smoothness, beta > 0
+                             rho:float, # strong convexity, 0 <= rho <= beta
                              rtol:float=1e-12, # relative resolution of the returned sigma
                             )->float:
     "Smallest sigma (rounded up) for which shuffled Gaussian PNSGD (Theorem 2, Eq. 1.4) is (epsilon, delta)-DP."
-    delta = check_probability('delta', delta); n = check_int('n', n, lo=1)
     kw = dict(L=L, eta=eta, diameter=diameter, beta=beta, rho=rho)
-    gaussian_constants(epsilon, sigma=1.0, **kw)     # validates everything else
-    ok = lambda s: shuffled_delta(*gaussian_constants(epsilon, sigma=s, **kw), n) <= delta
-    lo, hi = _bracket_up(ok, float(L))
-    return _bisect_log(ok, lo, hi, rtol)
+    return _calibrate_noise(gaussian_constants, 'sigma', epsilon, delta, n, kw, rtol)
 
+# %% ../../../nbs/16_noise_schedules.ipynb #19c827fa
 def calibrate_laplace_scale(epsilon:float, # epsilon >= 0
                             delta:float, # target delta in (0, 1)
                             *,
                             n:int, # dataset size n >= 1
-                            L:float, eta:float, a:float, b:float, beta:float, rho:float, # as in laplace_constants
-                            rtol:float=1e-12,
+                            L:float, # Lipschitz constant of the loss, L > 0
+                            eta:float, # learning rate, 0 < eta <= 2/(beta+rho)
+                            a:float, # left end of K = [a, b], a < b
+                            b:float, # right end of K = [a, b], b > a
+                            beta:float, # smoothness, beta > 0
+                            rho:float, # strong convexity, 0 <= rho <= beta
+                            rtol:float=1e-12, # relative resolution of the returned v
                            )->float:
     "Smallest Laplace scale v (rounded up) making shuffled Laplace PNSGD (Theorem 2, Eq. 1.5) (epsilon, delta)-DP."
-    delta = check_probability('delta', delta); n = check_int('n', n, lo=1)
     kw = dict(L=L, eta=eta, a=a, b=b, beta=beta, rho=rho)
-    laplace_constants(epsilon, v=1.0, **kw)
-    ok = lambda v: shuffled_delta(*laplace_constants(epsilon, v=v, **kw), n) <= delta
-    lo, hi = _bracket_up(ok, float(L))
-    return _bisect_log(ok, lo, hi, rtol)
+    return _calibrate_noise(laplace_constants, 'v', epsilon, delta, n, kw, rtol)
 
 # %% ../../../nbs/16_noise_schedules.ipynb #d61e3347
+def _noise_AB(noise, L, eta, beta, rho, sigma, diameter, v, a, b):
+    "epsilon -> (A, B) of the chosen noise, as `gaussian_constants` or `laplace_constants` give them."
+    if noise == 'gaussian':
+        return lambda e: gaussian_constants(e, L=L, sigma=sigma, eta=eta, diameter=diameter, beta=beta, rho=rho)
+    if noise == 'laplace':
+        return lambda e: laplace_constants(e, L=L, v=v, eta=eta, a=a, b=b, beta=beta, rho=rho)
+    raise ValueError(f"noise must be 'gaussian' or 'laplace'; got {noise!r}")
+
+# %% ../../../nbs/16_noise_schedules.ipynb #7558c10b
 def shuffled_epsilon(delta:float, # target delta in (0, 1)
                      *,
                      noise:str, # 'gaussian' (pass sigma, diameter) or 'laplace' (pass v, a, b)
                      n:int, # dataset size n >= 1
-                     L:float, eta:float, beta:float, rho:float,
-                     sigma=None, diameter=None, v=None, a=None, b=None,
+                     L:float, # Lipschitz constant of the loss, L > 0
+                     eta:float, # learning rate, 0 < eta <= 2/(beta+rho)
+                     beta:float, # smoothness, beta > 0
+                     rho:float, # strong convexity, 0 <= rho <= beta
+                     sigma=None, # Gaussian noise standard deviation, > 0 (noise='gaussian')
+                     diameter=None, # diameter D of K, > 0 (noise='gaussian')
+                     v=None, # Laplace noise scale, > 0 (noise='laplace')
+                     a=None, # left end of K = [a, b] (noise='laplace')
+                     b=None, # right end of K = [a, b], b > a (noise='laplace')
                      atol:float=1e-12, # absolute resolution of the returned eps
                     )->float:
     "Smallest eps (rounded up) at which shuffled PNSGD (Theorem 2) with the given noise is (eps, delta)-DP."
     delta = check_probability('delta', delta); n = check_int('n', n, lo=1)
-    if noise == 'gaussian':
-        AB = lambda e: gaussian_constants(e, L=L, sigma=sigma, eta=eta, diameter=diameter, beta=beta, rho=rho)
-    elif noise == 'laplace':
-        AB = lambda e: laplace_constants(e, L=L, v=v, eta=eta, a=a, b=b, beta=beta, rho=rho)
-    else: raise ValueError(f"noise must be 'gaussian' or 'laplace'; got {noise!r}")
+    AB = _noise_AB(noise, L, eta, beta, rho, sigma, diameter, v, a, b)
     atol = check_real('atol', atol, lo=0)       # 0 (or anything below float resolution) means: as tight as floats allow
     ok = lambda e: shuffled_delta(*AB(e), n) <= delta
     if ok(0.0): return 0.0
@@ -148,7 +172,8 @@ def _c_for_delta_star(d:float)->float:
     hi = min((1/d)*(1 + 1e-14), 1.7e308)      # h(1/d) < d exactly; the margin covers the rounding of h
     return _bisect_log(lambda c: h(c) <= d, max(1 - d, 1e-300), hi, rtol=1e-15)
 
-def delta_star_c_closed_form(d:float)->float:
+def delta_star_c_closed_form(d:float, # the target limit delta* in (0, 1)
+                            )->float:
     "c solving (1 - e^{-c})/c = d via Lambert W: c = 1/d + W0(-e^{-1/d}/d)."
     d = check_probability('delta_star', d)
     c = float(1/d + special.lambertw(-math.exp(-1/d)/d, 0).real)
@@ -160,6 +185,7 @@ def delta_star_c_closed_form(d:float)->float:
         c = c - h/dh
     return c
 
+# %% ../../../nbs/16_noise_schedules.ipynb #bd14c2ab
 def _C1_for(d, eps, scale, star, n, finite):
     "Smallest C1 (rounded up, certified by evaluating `star` or `finite`) with the limit or the finite-n delta <= d."
     guess = math.exp(math.log(_c_for_delta_star(d)) - eps/2 - math.log(scale))   # e^{-eps/2} alone underflows
@@ -173,11 +199,18 @@ def _C1_for(d, eps, scale, star, n, finite):
     ok = lambda C1: finite(C1) <= d
     return _bisect_log(ok, *_bracket_up(ok, guess), rtol=1e-12)
 
+# %% ../../../nbs/16_noise_schedules.ipynb #debd2e27
 def laplace_schedule_C1(epsilon:float, # epsilon >= 0
                         delta:float, # target: the limit delta* (n None) or the finite-n delta, in (0, 1)
                         *,
                         n=None, # None: calibrate the limit (4.2); an integer: calibrate delta at this n
-                        L=None, C2=None, eta=None, a=None, b=None, beta=None, rho=None, # schedule parameters (n given)
+                        L=None, # Lipschitz constant of the loss, L > 0 (n given)
+                        C2=None, # C2 >= 0 of the schedule, with n/C1 + C2 > 1 (n given)
+                        eta=None, # learning rate, 0 < eta <= 2/(beta+rho) (n given)
+                        a=None, # left end of K = [a, b] (n given)
+                        b=None, # right end of K = [a, b], b > a (n given)
+                        beta=None, # smoothness, beta > 0 (n given)
+                        rho=None, # strong convexity, 0 <= rho <= beta (n given)
                        )->float:
     "Smallest C1 (rounded up) of the Laplace schedule (4.1) whose limit delta*_L (or delta at size n) is <= delta."
     delta = check_probability('delta', delta); epsilon = check_real('epsilon', epsilon, lo=0)
@@ -185,11 +218,17 @@ def laplace_schedule_C1(epsilon:float, # epsilon >= 0
     return _C1_for(delta, epsilon, 1.0, laplace_delta_star, n,
                    lambda C1: laplace_schedule_delta(n, epsilon=epsilon, C1=C1, **kw))
 
+# %% ../../../nbs/16_noise_schedules.ipynb #ba40f0a2
 def gaussian_schedule_C1(epsilon:float, # epsilon >= 0
                          delta:float, # target: the limit delta* (n None) or the finite-n delta, in (0, 1)
                          *,
                          n=None, # None: calibrate the limit (4.4); an integer: calibrate delta at this n
-                         L=None, C2=None, eta=None, diameter=None, beta=None, rho=None, # schedule parameters (n given)
+                         L=None, # Lipschitz constant of the loss, L > 0 (n given)
+                         C2=None, # C2 >= 0 of the schedule (n given)
+                         eta=None, # learning rate, 0 < eta <= 2/(beta+rho) (n given)
+                         diameter=None, # diameter D of K, > 0 (n given)
+                         beta=None, # smoothness, beta > 0 (n given)
+                         rho=None, # strong convexity, 0 <= rho <= beta (n given)
                         )->float:
     "Smallest C1 (rounded up) of the Gaussian schedule (4.3) whose limit delta*_G (or delta at size n) is <= delta."
     delta = check_probability('delta', delta); epsilon = check_real('epsilon', epsilon, lo=0)
@@ -202,11 +241,18 @@ def online_schedule_C1(epsilon:float, # epsilon >= 0
                        delta:float, # target delta in (0, 1)
                        *,
                        noise:str, # 'laplace' (v_j of 6.2) or 'gaussian' (sigma_j of 6.4)
-                       i:int, L:float, eta:float, alpha:float, C2:float, beta:float, rho:float,
-                       a=None, b=None, # K = [a, b] for Laplace
+                       i:int, # index of the entry where the neighbouring datasets differ, i >= 1
+                       L:float, # Lipschitz constant of the loss, L > 0
+                       eta:float, # learning rate, 0 < eta <= 2/(beta+rho)
+                       alpha:float, # decay exponent alpha > 1
+                       C2:float, # C2 >= 0 of the schedule
+                       beta:float, # smoothness, beta > 0
+                       rho:float, # strong convexity, 0 <= rho <= beta
+                       a=None, # left end of K = [a, b] for Laplace
+                       b=None, # right end of K = [a, b] for Laplace, b > a
                        diameter=None, # D for Gaussian
                        n=None, # None: calibrate the upper end of the limit interval; integer: the exact delta at n
-                       rtol:float=1e-9,
+                       rtol:float=1e-9, # relative resolution of the returned C1
                       )->float:
     "Smallest C1 (rounded up) of the online schedule whose limit upper bound (or exact delta at n) is <= delta."
     delta = check_probability('delta', delta)
@@ -215,5 +261,4 @@ def online_schedule_C1(epsilon:float, # epsilon >= 0
     else: raise ValueError(f"noise must be 'laplace' or 'gaussian'; got {noise!r}")
     kw = dict(i=i, L=L, eta=eta, alpha=alpha, C2=C2, beta=beta, rho=rho, **geo)
     val = (lambda C1: f(epsilon, C1=C1, **kw)[1]) if n is None else (lambda C1: f(epsilon, C1=C1, n=n, **kw))
-    ok = lambda C1: val(C1) <= delta
-    return _bisect_log(ok, *_bracket_up(ok, 1.0), rtol=rtol)
+    return _bisect_log(lambda C1: val(C1) <= delta, *_bracket_up(lambda C1: val(C1) <= delta, 1.0), rtol=rtol)

@@ -35,6 +35,7 @@ def _stirlerr(k):
             out[small] = np.where(ks > 0, special.gammaln(ks + 1) - (ks + 0.5)*np.log(ks) + ks - _HALF_LOG_2PI, 0.0)
     return out
 
+# %% ../../../nbs/19_shuffled_ldp.ipynb #583deafa
 def _g(t):
     "(1+t) log1p(t) + (1-t) log1p(-t) for |t| <= 1, without cancellation (its even series for small |t|)."
     t = np.asarray(t, dtype=float)
@@ -51,6 +52,7 @@ def _g(t):
     if small.any(): v[small] = _g(t[small])
     return v
 
+# %% ../../../nbs/19_shuffled_ldp.ipynb #9a93b606
 def _log_binom_half(a, # integer array, 0 <= a <= c
                     c, # integer array (broadcast with a), c >= 0
                    ):
@@ -92,6 +94,7 @@ _CHUNK = 2*10**6      # points per vectorised chunk (memory: a few arrays of thi
 
 _DENSE_BINS = 4*10**6  # grids of at most this many bins are accumulated densely, larger ones sparsely
 
+# %% ../../../nbs/19_shuffled_ldp.ipynb #6fcf673d
 class _Acc:
     "Masses accumulated on the loss grid: dense bins when the index range is small, a dict otherwise."
     def __init__(self, kmax:int):
@@ -114,6 +117,7 @@ class _Acc:
         else: out = {k: v*scale for k, v in self.sparse.items() if v > 0}
         return out or {0: 0.0}
 
+# %% ../../../nbs/19_shuffled_ldp.ipynb #41ade7c1
 MAX_LOSS_POINTS = 5*10**6   # values per direction of a PLD on [-ε0, ε0] (dp_accounting holds them densely)
 
 def check_loss_span(local_epsilon:float, # ε0: every privacy loss of these pairs lies in [-ε0, ε0]
@@ -133,20 +137,9 @@ def _check_target(delta, n, local_epsilon):
     "Validate (δ in (0, 1), n >= 1, ε0) of an ε-for-δ query."
     return check_probability('delta', delta), check_int('n', n, lo=1, hi=_MAX_N), _check_e0(local_epsilon)
 
-def clone_pair_pld(n:int, # number of users, >= 1
-                   local_epsilon:float, # ε0 > 0 of each user's randomizer
-                   *, clone_probability:float|None=None, # p of C ~ Bin(n-1, p); None: e^{-ε0} (FMT21, any randomizer)
-                   value_discretization_interval:float=1e-4, # grid of the privacy loss, in [1e-7, 1]
-                   width:float=10.0, # sds of C and of A summed; the rest is bounded (at the largest loss)
-                  )->PldPair:
-    "Certified PLD pair of the clones pair (P, Q) (FMT21): losses rounded up/down, truncated mass at loss ε0."
-    n = check_int('n', n, lo=1, hi=_MAX_N)
-    e0 = _check_e0(local_epsilon)
-    p = math.exp(-e0) if clone_probability is None else check_probability('clone_probability', clone_probability,
-                                                                           closed=True)
-    d = check_interval(value_discretization_interval); check_loss_span(e0, d)
-    width = check_real('width', width, lo=1.0, hi=40.0)
-    r, r1, s = 1/(1 + math.exp(-e0)), 1/(1 + math.exp(e0)), math.tanh(e0/2)     # r, 1 - r, 2r - 1
+# %% ../../../nbs/19_shuffled_ldp.ipynb #0a84ec64
+def _clone_window(n:int, e0:float, p:float, width:float):
+    "(cs, log pmf of C at cs, J, cols, certified bound on the mass outside the window) of the clones pair."
     mu, sd = (n - 1)*p, math.sqrt((n - 1)*p*(1 - p))
     c_lo, c_hi = max(0, math.floor(mu - width*sd) - 1), min(n - 1, math.ceil(mu + width*sd) + 1)
     J = math.ceil(width*math.sqrt(c_hi)/2) + 2                # offsets of A around floor(c/2)
@@ -161,27 +154,54 @@ def clone_pair_pld(n:int, # number of users, >= 1
     keep = np.isfinite(lc); dropped_c = int((~keep).sum()); cs, lc = cs[keep], lc[keep]
     tail = (binom_tail_bound(n - 1, p, lo=c_lo, hi=c_hi) + 4*math.exp(-2*J*J/max(c_hi, 1))*(c_hi > 0)
             + dropped_c*1e-300)                                # certified bound on everything the windows drop
-    kmax = math.ceil((e0 + 2*_ETA_LOSS)/d) + 1
+    return cs, lc, J, cols, tail
+
+# %% ../../../nbs/19_shuffled_ldp.ipynb #d80f001d
+def _clone_chunk(c, lci, j, r:float, r1:float):
+    "(losses, masses) of the clones pair on the rows c (column vector) with log pmf lci, offsets j of A."
+    a = np.floor(c/2) + j[None, :]                                     # values of A (B_c's argument)
+    lB = np.where((a >= 0) & (a <= c), _log_binom_half(np.clip(a, 0, c), c), -np.inf)
+    u = np.broadcast_to(a[:, 1:], (len(c), len(j) - 1))              # u = first coordinate
+    lP = np.logaddexp(math.log(r) + lB[:, :-1], math.log(r1) + lB[:, 1:]) + lci   # mass at (c, u)
+    lQ = np.logaddexp(math.log(r1) + lB[:, :-1], math.log(r) + lB[:, 1:]) + lci   # mass at (c, c + 1 - u)
+    half = (2*u <= c + 1) & (u >= 0)
+    m = np.isfinite(lP) & half
+    mirror = (np.isfinite(lQ) & half & (2*u < c + 1))[m]          # u = (c + 1)/2 is its own mirror: once
+    v = np.broadcast_to(c + 1 - u, u.shape)[m]; um = u[m]
+    with np.errstate(divide='ignore', invalid='ignore'):              # both terms >= 0: no cancellation
+        L = np.log(r1*v + r*um) - np.log(r*v + r1*um)                 # loss at (c, u); -L at the mirror
+    return np.concatenate([L, -L[mirror]]), np.concatenate([np.exp(lP[m]), np.exp(lQ[m][mirror])])
+
+# %% ../../../nbs/19_shuffled_ldp.ipynb #721cc38c
+def _clone_pmfs(cs, lc, J:int, cols:int, r:float, r1:float, d:float, kmax:int):
+    "The rounded-up and rounded-down pmfs of the loss (before scaling), accumulated chunk by chunk."
     up, lo = _Acc(kmax), _Acc(kmax)
     j = np.arange(-J - 1, 2)
     step = max(1, _CHUNK//cols)
     for i in range(0, len(cs), step):
-        c = cs[i:i + step, None].astype(float); lci = lc[i:i + step, None]
-        a = np.floor(c/2) + j[None, :]                                     # values of A (B_c's argument)
-        lB = np.where((a >= 0) & (a <= c), _log_binom_half(np.clip(a, 0, c), c), -np.inf)
-        u = np.broadcast_to(a[:, 1:], (len(c), len(j) - 1))              # u = first coordinate
-        lP = np.logaddexp(math.log(r) + lB[:, :-1], math.log(r1) + lB[:, 1:]) + lci   # mass at (c, u)
-        lQ = np.logaddexp(math.log(r1) + lB[:, :-1], math.log(r) + lB[:, 1:]) + lci   # mass at (c, c + 1 - u)
-        half = (2*u <= c + 1) & (u >= 0)
-        m = np.isfinite(lP) & half
-        mirror = (np.isfinite(lQ) & half & (2*u < c + 1))[m]          # u = (c + 1)/2 is its own mirror: once
-        v = np.broadcast_to(c + 1 - u, u.shape)[m]; um = u[m]
-        with np.errstate(divide='ignore', invalid='ignore'):              # both terms >= 0: no cancellation
-            L = np.log(r1*v + r*um) - np.log(r*v + r1*um)                 # loss at (c, u); -L at the mirror
-        Lall = np.concatenate([L, -L[mirror]])
-        w = np.concatenate([np.exp(lP[m]), np.exp(lQ[m][mirror])])
+        Lall, w = _clone_chunk(cs[i:i + step, None].astype(float), lc[i:i + step, None], j, r, r1)
         up.add(np.ceil((Lall + _ETA_LOSS)/d).astype(np.int64), w)
         lo.add(np.floor((Lall - _ETA_LOSS)/d).astype(np.int64), w)
+    return up, lo
+
+# %% ../../../nbs/19_shuffled_ldp.ipynb #381a401b
+def clone_pair_pld(n:int, # number of users, >= 1
+                   local_epsilon:float, # ε0 > 0 of each user's randomizer
+                   *, clone_probability:float|None=None, # p of C ~ Bin(n-1, p); None: e^{-ε0} (FMT21, any randomizer)
+                   value_discretization_interval:float=1e-4, # grid of the privacy loss, in [1e-7, 1]
+                   width:float=10.0, # sds of C and of A summed; the rest is bounded (at the largest loss)
+                  )->PldPair:
+    "Certified PLD pair of the clones pair (P, Q) (FMT21): losses rounded up/down, truncated mass at loss ε0."
+    n = check_int('n', n, lo=1, hi=_MAX_N)
+    e0 = _check_e0(local_epsilon)
+    p = math.exp(-e0) if clone_probability is None else check_probability('clone_probability', clone_probability,
+                                                                           closed=True)
+    d = check_interval(value_discretization_interval); check_loss_span(e0, d)
+    width = check_real('width', width, lo=1.0, hi=40.0)
+    r, r1 = 1/(1 + math.exp(-e0)), 1/(1 + math.exp(e0))       # r, 1 - r
+    cs, lc, J, cols, tail = _clone_window(n, e0, p, width)
+    kmax = math.ceil((e0 + 2*_ETA_LOSS)/d) + 1
+    up, lo = _clone_pmfs(cs, lc, J, cols, r, r1, d, kmax)
     pm_up, pm_lo = up.pmf(math.exp(_ETA)*(1 + 4*_U)), lo.pmf(math.exp(-_ETA)*(1 - 4*_U))   # each >= / <= exact
     pm_up[kmax] = pm_up.get(kmax, 0.0) + tail*math.exp(_ETA)   # the dropped mass, at a loss >= every true loss
     pess = _pld.PrivacyLossDistribution.create_from_rounded_probability(
@@ -213,14 +233,8 @@ def rr_clone_probability(local_epsilon:float, # ε0 > 0
     return 2/(math.exp(e0) + 1)
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #75487a96
-def rr_pair_pld(n:int, # number of users, >= 1
-                local_epsilon:float, # ε0 > 0
-                *, value_discretization_interval:float=1e-4, # grid of the privacy loss, in [1e-7, 1]
-               )->PldPair:
-    "Exact PLD pair of shuffled binary RR for the neighbours with all others at 0: a lower bound on the worst case."
-    n = check_int('n', n, lo=1, hi=_MAX_N)
-    e0 = _check_e0(local_epsilon)
-    d = check_interval(value_discretization_interval); check_loss_span(e0, d)
+def _rr_pair_losses(n:int, e0:float):
+    "(losses, log P, log Q, k_lo, k_hi) of the m = 0 pair on the window k_lo..k_hi of the count K."
     q, q1 = 1/(math.exp(e0) + 1), 1/(1 + math.exp(-e0))                  # q and 1 - q
     mu, sd = (n - 1)*q, math.sqrt((n - 1)*q*q1)
     k_lo, k_hi = max(0, math.floor(mu - 12*sd) - 1), min(n, math.ceil(mu + 12*sd) + 2)
@@ -234,46 +248,66 @@ def rr_pair_pld(n:int, # number of users, >= 1
     with np.errstate(divide='ignore'):
         L = math.log(q) + math.log(q1) + math.log(n) - np.logaddexp(2*math.log(q) + np.log(n - kf),
                                                                     2*math.log(q1) + np.log(kf))
+    return L, lP, lQ, k_lo, k_hi
+
+def _rounded_dir(loss, lm, kmax:int, d:float, pess:bool, tail:float)->dict:
+    "One direction's pmf on the grid: losses rounded up (pess) or down, masses scaled by the error margins."
+    ok = np.isfinite(lm); acc = _Acc(kmax); x = loss[ok]
+    acc.add((np.ceil((x + _ETA_LOSS)/d) if pess else np.floor((x - _ETA_LOSS)/d)).astype(np.int64), np.exp(lm[ok]))
+    pm = acc.pmf(math.exp(_ETA)*(1 + 4*_U) if pess else math.exp(-_ETA)*(1 - 4*_U))
+    if pess: pm[kmax] = pm.get(kmax, 0.0) + tail*math.exp(_ETA)   # dropped mass, at loss >= |L| (<= ε0)
+    return pm
+
+# %% ../../../nbs/19_shuffled_ldp.ipynb #ed845e4a
+def rr_pair_pld(n:int, # number of users, >= 1
+                local_epsilon:float, # ε0 > 0
+                *, value_discretization_interval:float=1e-4, # grid of the privacy loss, in [1e-7, 1]
+               )->PldPair:
+    "Exact PLD pair of shuffled binary RR for the neighbours with all others at 0: a lower bound on the worst case."
+    n = check_int('n', n, lo=1, hi=_MAX_N)
+    e0 = _check_e0(local_epsilon)
+    d = check_interval(value_discretization_interval); check_loss_span(e0, d)
+    L, lP, lQ, k_lo, k_hi = _rr_pair_losses(n, e0)
     kmax = math.ceil((e0 + 2*_ETA_LOSS)/d) + 1
-    tail = binom_tail_bound(n - 1, q, lo=k_lo,
+    tail = binom_tail_bound(n - 1, 1/(math.exp(e0) + 1), lo=k_lo,
                             hi=k_hi - 1)   # T(k) and T(k-1) both inside the window: P(T in [k_lo, k_hi-1])
     pairs = []
     for pess in (True, False):
-        dirs = []
-        for loss, lm in ((L, lP), (-L, lQ)):
-            ok = np.isfinite(lm); acc = _Acc(kmax); x = loss[ok]
-            acc.add((np.ceil((x + _ETA_LOSS)/d) if pess else np.floor((x - _ETA_LOSS)/d)).astype(np.int64),
-                    np.exp(lm[ok]))
-            pm = acc.pmf(math.exp(_ETA)*(1 + 4*_U) if pess else math.exp(-_ETA)*(1 - 4*_U))
-            if pess: pm[kmax] = pm.get(kmax, 0.0) + tail*math.exp(_ETA)   # dropped mass, at loss >= |L| (<= ε0)
-            inf = 0.0
-            dirs.append((pm, inf))
+        pm, pm_add = (_rounded_dir(loss, lm, kmax, d, pess, tail) for loss, lm in ((L, lP), (-L, lQ)))
         pairs.append(_pld.PrivacyLossDistribution.create_from_rounded_probability(
-            dirs[0][0], dirs[0][1], d, pessimistic_estimate=pess, rounded_probability_mass_function_add=dirs[1][0],
-            infinity_mass_add=dirs[1][1], symmetric=False))
+            pm, 0.0, d, pessimistic_estimate=pess, rounded_probability_mass_function_add=pm_add,
+            infinity_mass_add=0.0, symmetric=False))
     return PldPair(*pairs)
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #82e63785
 _RR_EXACT_MAX_N = 3000
 
+def _binom_window(N:int, pr:float):
+    "Bin(N, pr) over +-15 sd: (offset, pmf on the window)."
+    sd = math.sqrt(N*pr*(1 - pr))
+    lo_, hi_ = max(0, math.floor(N*pr - 15*sd) - 1), min(N, math.ceil(N*pr + 15*sd) + 1)
+    return lo_, stats.binom.pmf(np.arange(lo_, hi_ + 1), N, pr)
+
 @functools.lru_cache(maxsize=1)           # reused by the profile PLD at every grid the accountant tries
 def _rr_all_m(n:int, e0:float):
     "Laws P_m, Q_m of the count for every m (rows), on a common support, and the mass dropped from each row."
     q = 1/(math.exp(e0) + 1)
-    K = np.arange(n + 1)
     rows_P, rows_Q, dropped = np.zeros((n, n + 1)), np.zeros((n, n + 1)), np.zeros(n)
-    def win(N, pr):                      # Bin(N, pr) over +-15 sd: (offset, pmf)
-        sd = math.sqrt(N*pr*(1 - pr))
-        lo_, hi_ = max(0, math.floor(N*pr - 15*sd) - 1), min(N, math.ceil(N*pr + 15*sd) + 1)
-        return lo_, stats.binom.pmf(np.arange(lo_, hi_ + 1), N, pr)
     for m in range(n):
-        o1, a = win(m, 1 - q); o2, b = win(n - 1 - m, q)
+        o1, a = _binom_window(m, 1 - q); o2, b = _binom_window(n - 1 - m, q)
         t = np.convolve(a, b); o = o1 + o2
         P = np.convolve(t, [1 - q, q]); Q = np.convolve(t, [q, 1 - q])
         rows_P[m, o:o + len(P)] = P; rows_Q[m, o:o + len(Q)] = Q
         dropped[m] = max(0.0, 1.0 - math.fsum(t))
     return rows_P, rows_Q, dropped
 
+def _rr_worst(P, Q, dr, eps):
+    "max over the rows m of max(H(P_m || Q_m), H(Q_m || P_m)) plus the dropped mass, rounded up."
+    g = math.exp(min(eps, 700.0))
+    h = np.maximum(np.maximum(P - g*Q, 0).sum(axis=1), np.maximum(Q - g*P, 0).sum(axis=1)) + dr
+    return float(min(1.0, np.max(h)*(1 + 1e-12)))
+
+# %% ../../../nbs/19_shuffled_ldp.ipynb #eb375945
 def rr_worst_case_delta(epsilon:float, # ε >= 0
                         *, n:int, # number of users, 1 <= n <= 3000
                         local_epsilon:float, # ε0 > 0
@@ -287,11 +321,7 @@ def rr_worst_case_delta(epsilon:float, # ε >= 0
     P, Q, dr = _rr_all_m(n, e0)
     return _rr_worst(P, Q, dr, eps)
 
-def _rr_worst(P, Q, dr, eps):
-    g = math.exp(min(eps, 700.0))
-    h = np.maximum(np.maximum(P - g*Q, 0).sum(axis=1), np.maximum(Q - g*P, 0).sum(axis=1)) + dr
-    return float(min(1.0, np.max(h)*(1 + 1e-12)))
-
+# %% ../../../nbs/19_shuffled_ldp.ipynb #59d4ac33
 def rr_worst_case_epsilon(delta:float, # δ in (0, 1)
                           *, n:int, # number of users, 1 <= n <= 3000
                           local_epsilon:float, # ε0 > 0
@@ -317,6 +347,17 @@ def _blanket_params(mechanism, e0, eps, k):
     return 1/h, (math.exp(eps) + 1)*(h - 1/h), h*(-math.expm1(eps - e0)), \
         (math.exp(2*eps) + 1)/3*(2*h + math.exp(-e0)) - 2*math.exp(eps)*(2/h - math.exp(-e0))
 
+# %% ../../../nbs/19_shuffled_ldp.ipynb #b8b86208
+def _blanket_log_bennett(n, a, gamma, bp, c):
+    "log of the Bennett bound (None: vacuous, outside its range; -inf: zero)."
+    if bp <= 0 or c <= 0: return None
+    alpha, beta = c/(bp*bp), a*bp/c
+    s = alpha*((1 + beta)*math.log1p(beta) - beta)
+    l1 = n*math.log1p(-gamma*(-math.expm1(-s)))          # log (1 - γ + γ e^{-s})^n
+    l0 = n*math.log1p(-gamma) if gamma < 1 else -math.inf
+    if not l0 < l1: return -math.inf
+    return l1 + math.log(-math.expm1(l0 - l1)) - math.log(gamma*n) + math.log(bp) - math.log(math.log1p(beta))
+
 def _blanket_raw(eps, n, e0, mechanism, k, bound):
     "The authors' bound at one ε < ε0 (validated arguments), rounded up."
     a = math.expm1(eps)
@@ -325,15 +366,12 @@ def _blanket_raw(eps, n, e0, mechanism, k, bound):
     if bound == 'hoeffding':
         lg = 2*math.log(b) - math.log(4*a*gamma*n) + n*math.log1p(-gamma*(-math.expm1(-2*a*a/(b*b))))
     else:
-        if bp <= 0 or c <= 0: return 1.0                     # outside the bound's range: no guarantee from it
-        alpha, beta = c/(bp*bp), a*bp/c
-        s = alpha*((1 + beta)*math.log1p(beta) - beta)
-        l1 = n*math.log1p(-gamma*(-math.expm1(-s)))          # log (1 - γ + γ e^{-s})^n
-        l0 = n*math.log1p(-gamma) if gamma < 1 else -math.inf
-        if not l0 < l1: return 0.0
-        lg = l1 + math.log(-math.expm1(l0 - l1)) - math.log(gamma*n) + math.log(bp) - math.log(math.log1p(beta))
+        lg = _blanket_log_bennett(n, a, gamma, bp, c)
+        if lg is None: return 1.0                            # outside the bound's range: no guarantee from it
+        if lg == -math.inf: return 0.0
     return float(min(1.0, np.nextafter(math.exp(min(lg, 0.0)), np.inf)))
 
+# %% ../../../nbs/19_shuffled_ldp.ipynb #584b06ef
 _BLANKET_GRID = np.unique(np.r_[np.linspace(0.0, 1.0, 4097), np.geomspace(1e-6, 1.0, 8192)])   # times ε0
 
 @functools.lru_cache(maxsize=64)
@@ -350,6 +388,7 @@ def _blanket_args(n, local_epsilon, mechanism, k, bound):
     if mechanism not in ('rr', 'laplace'): raise ValueError(f"mechanism must be 'rr' or 'laplace'; got {mechanism!r}")
     return n, e0, mechanism, k, bound
 
+# %% ../../../nbs/19_shuffled_ldp.ipynb #94e2d2b6
 def blanket_delta(epsilon:float, # ε >= 0
                   *, n:int, # number of users, >= 1
                   local_epsilon:float, # ε0 in (0, 50] of the local randomizer
@@ -364,8 +403,14 @@ def blanket_delta(epsilon:float, # ε >= 0
     g, m = _blanket_profile(*args)
     return float(m[np.searchsorted(g, eps, 'right') - 1])
 
+# %% ../../../nbs/19_shuffled_ldp.ipynb #8e2278d5
 def blanket_epsilon(delta:float, # δ in (0, 1)
-                    *, n:int, local_epsilon:float, mechanism:str='rr', k:int=2, bound:str='bennett', # as blanket_delta
+                    *,
+                    n:int, # number of users, >= 1
+                    local_epsilon:float, # ε0 in (0, 50] of the local randomizer
+                    mechanism:str='rr', # 'rr' (k-ary randomized response) or 'laplace' (Laplace on [0, 1])
+                    k:int=2, # number of values of RR, >= 2 (ignored for Laplace)
+                    bound:str='bennett', # 'bennett' or 'hoeffding'
                    )->float:
     "Smallest ε on blanket_delta's grid with blanket_delta(ε) <= δ (ε0 if none below it)."
     delta = check_probability('delta', delta)

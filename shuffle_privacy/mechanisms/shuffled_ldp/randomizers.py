@@ -16,6 +16,7 @@ from scipy import special, stats
 from dp_accounting.pld import privacy_loss_distribution as _pld
 from ...core import check_int, check_real, ResourceLimitError
 from ...accounting.pld import PldPair, check_interval
+from ...accounting.events import patch
 
 # %% ../../../nbs/18_randomizers.ipynb #f0535de5
 class VRParams(NamedTuple):
@@ -24,7 +25,8 @@ class VRParams(NamedTuple):
     beta: float # β: max total variation between the output laws of two inputs
     q: float # q-ratio: R(x)(y) >= max(R(x⁰)(y), R(x¹)(y))/q for all x, x⁰, x¹, y
 
-def check_local_epsilon(local_epsilon)->float:
+def check_local_epsilon(local_epsilon, # the local ε0 to validate, in (0, 700]
+                       )->float:
     "Validate a local ε0 in (0, 700] (e^ε0 stays a double); ValueError naming local_epsilon."
     return check_real('local_epsilon', local_epsilon, lo=0.0, hi=700.0, lo_open=True)
 
@@ -175,6 +177,7 @@ def optimized_unary_encoding()->Randomizer:
     "Optimized unary encoding (Wang et al., USENIX Security 2017)."
     return UnaryEncoding(True)
 
+# %% ../../../nbs/18_randomizers.ipynb #b21ce799
 @dataclasses.dataclass(frozen=True)
 class Collision(Randomizer):
     "Collision mechanism with set size s and length l: β = min(s, l-s)(e^ε0-1)/(s e^ε0 + l - s) (Wang et al. 2024)."
@@ -211,8 +214,8 @@ def vr_parameters(p:float, # p-ratio, > 1
 # %% ../../../nbs/18_randomizers.ipynb #15836f80
 def binom_tail_bound(N:int, # trials, >= 0
                      pi:float, # success probability in [0, 1]
-                     *, lo:int, # the window kept is [lo, hi]
-                     hi:int,
+                     *, lo:int, # lower end of the window kept, [lo, hi], 0 <= lo <= N
+                     hi:int, # upper end of the window kept, lo <= hi <= N
                     )->float:
     "Upper bound (Chernoff/KL, rounded up) on P(Bin(N, π) < lo) + P(Bin(N, π) > hi)."
     N = check_int('N', N, lo=0); pi = check_real('pi', pi, lo=0.0, hi=1.0)
@@ -288,7 +291,11 @@ class LossGrid:
                 ):
         self.kmax, self.arr = kmax, np.zeros(2*kmax + 1)
         self.cnt, self.ncdf = np.zeros(2*kmax + 1), np.zeros(2*kmax + 1)
-    def add(self, idx, w, cdf_terms:float=0.0):
+    def add(self,
+            idx, # integer grid indices (clipped to [-kmax, kmax])
+            w, # masses, aligned with idx
+            cdf_terms:float=0.0, # number of cdf differences making each mass (scalar or aligned with idx)
+           ):
         "Add masses w at integer indices idx; each mass is made of `cdf_terms` cdf differences (weighted)."
         if idx.size:
             i = np.clip(idx, -self.kmax, self.kmax) + self.kmax
@@ -296,12 +303,17 @@ class LossGrid:
             self.cnt += np.bincount(i, minlength=len(self.arr))
             if np.any(cdf_terms): self.ncdf += np.bincount(i, weights=np.broadcast_to(cdf_terms, w.shape),
                                                            minlength=len(self.arr))
-    def pmf(self, upper:bool)->dict:
-        "Index -> mass, each >= (upper) or <= (lower) the exact mass of its bin."
-        rel = _ETA + 2.3e-16*(self.cnt + 2)
-        s = self.arr*(1 + rel) + _ABS_CDF*self.ncdf if upper else self.arr*(1 - rel) - _ABS_CDF*self.ncdf
-        nz = np.nonzero(s > 0)[0]
-        return {int(k - self.kmax): float(s[k]) for k in nz} or {0: 0.0}
+
+# %% ../../../nbs/18_randomizers.ipynb #d1bcd13c
+@patch
+def pmf(self:LossGrid,
+        upper:bool, # True: masses rounded up (pessimistic); False: rounded down
+       )->dict:
+    "Index -> mass, each >= (upper) or <= (lower) the exact mass of its bin."
+    rel = _ETA + 2.3e-16*(self.cnt + 2)
+    s = self.arr*(1 + rel) + _ABS_CDF*self.ncdf if upper else self.arr*(1 - rel) - _ABS_CDF*self.ncdf
+    nz = np.nonzero(s > 0)[0]
+    return {int(k - self.kmax): float(s[k]) for k in nz} or {0: 0.0}
 
 # %% ../../../nbs/18_randomizers.ipynb #f3572021
 def _enumerate(c, lw, lam, lo, hi, kappa, d, acc, pess):
@@ -412,7 +424,9 @@ def vr_pair_pld(n:int, # number of users, in [1, 1e12]
 # %% ../../../nbs/18_randomizers.ipynb #39356b4e
 def vr_delta(epsilon:float, # ε >= 0
              n:int, # number of users, >= 1
-             p:float, beta:float, q:float, # the pair's parameters, as in vr_pair_pld
+             p:float, # p-ratio of the randomizer, as in vr_pair_pld
+             beta:float, # β, the total variation, as in vr_pair_pld
+             q:float, # q-ratio of the randomizer, as in vr_pair_pld
              *, flag:str='hidden', # 'hidden' (Wang et al.'s pair) or 'revealed'
             )->float:
     "δ(ε) of the variation-ratio pair, evaluated directly (float, not certified): a reference value."

@@ -13,6 +13,7 @@ from scipy import stats
 from ...core import (check_int, check_real, check_positive, check_probability, logsumexp, log1mexp,
                                   monotone_search, expand_bracket, ResourceLimitError)
 from .protocols import p1d_params, p1d_epsilon, ceil_sqrt
+from ...accounting.events import patch
 
 # %% ../../../nbs/21_p1d_exact_accounting.ipynb #7da5e4b2
 _CDF_ERR = 1e-11          # relative error allowed in scipy's binomial logcdf (observed below 1e-12 up to m = 1e9)
@@ -30,27 +31,33 @@ def _eta(m:int, logodds:float, k:int)->float:
     "A bound on the rounding error of `_log_ratio(m, logodds, z, k)`: k logarithms of ratios in [1/m, m], summed."
     return 2e-15*k*(math.log(m) + 3 + abs(logodds))
 
+# %% ../../../nbs/21_p1d_exact_accounting.ipynb #24967d51
+def _last_above(m:int, logodds:float, k:int, t:float)->int:
+    "The last z in [k - 1, m] whose computed L(z) exceeds t (z < k: L = inf; from z = k on L is finite and falls)."
+    if _log_ratio(m, logodds, k, k) <= t: return k - 1
+    if _log_ratio(m, logodds, m, k) > t: return m
+    return monotone_search(lambda z: _log_ratio(m, logodds, z, k) <= t, k, m, integer=True) - 1   # O(log m) steps
+
+def _log_cdf_rounded(m:int, p:float, z:int, up:bool, reverse:bool)->float:
+    "log P(N <= z) (of m - N if `reverse`), rounded up or down by _CDF_ERR; an underflow is < e^-700."
+    if z < 0: return -math.inf
+    if z >= m: return 0.0
+    v = float(stats.binom.logsf(float(m - z - 1), float(m), p) if reverse     # P(m - N <= z) = P(N > m - z - 1)
+              else stats.binom.logcdf(float(z), float(m), p))   # log of a double: -inf below ~1e-308
+    if up: return min(0.0, max(v, -700.0) + _CDF_ERR*(1 + abs(max(v, -700.0))))
+    return v - _CDF_ERR*(1 + abs(v)) if v > -math.inf else -math.inf
+
+# %% ../../../nbs/21_p1d_exact_accounting.ipynb #38b7d56f
 def _log_delta_cdf(m:int, p:float, k:int, eps:float, reverse:bool=False)->float:
     "log H_{e^eps}(N || N + k), N ~ Bin(m, p) (m - N if `reverse`), k >= 1: F(z1) - e^eps F(z1 - k), certified."
     if k > m: return 0.0                          # disjoint supports: delta = 1
     lo_ = math.log(p) - math.log1p(-p)            # log odds, never through 1 - p (p may be 1e-300)
     lo_ = -lo_ if reverse else lo_
     eta = _eta(m, lo_, k)
-    def last_above(t):                            # the last z in [k - 1, m] whose computed L(z) exceeds t
-        if _log_ratio(m, lo_, k, k) <= t: return k - 1          # z < k: L = inf; from z = k on L is finite and falls
-        if _log_ratio(m, lo_, m, k) > t: return m
-        return monotone_search(lambda z: _log_ratio(m, lo_, z, k) <= t, k, m, integer=True) - 1   # O(log m) steps
-    def logF(z, up):
-        if z < 0: return -math.inf
-        if z >= m: return 0.0
-        v = float(stats.binom.logsf(float(m - z - 1), float(m), p) if reverse     # P(m - N <= z) = P(N > m - z - 1)
-                  else stats.binom.logcdf(float(z), float(m), p))   # log of a double: -inf below ~1e-308
-        if up: return min(0.0, max(v, -700.0) + _CDF_ERR*(1 + abs(max(v, -700.0))))   # an underflow is < e^-700
-        return v - _CDF_ERR*(1 + abs(v)) if v > -math.inf else -math.inf
-    z1, z2 = last_above(eps + eta), last_above(eps - eta)
-    a, b = logF(z1, True), logF(z1 - k, False) + eps
+    z1, z2 = _last_above(m, lo_, k, eps + eta), _last_above(m, lo_, k, eps - eta)
+    a, b = _log_cdf_rounded(m, p, z1, True, reverse), _log_cdf_rounded(m, p, z1 - k, False, reverse) + eps
     main = a + log1mexp(b - a) if b < a else -math.inf
-    extra = math.log(2*eta) + logF(z2, True) if z2 > z1 else -math.inf
+    extra = math.log(2*eta) + _log_cdf_rounded(m, p, z2, True, reverse) if z2 > z1 else -math.inf
     return min(0.0, float(np.logaddexp(main, extra)))
 
 # %% ../../../nbs/21_p1d_exact_accounting.ipynb #0fb7f6e0
@@ -75,6 +82,7 @@ def _binom_logpmf(z, m, p):
         err[small] = _LP_ERR*(1 + np.abs(lp[small])) + 1e-15*(1 + float(gammaln(float(m) + 1)))
     return lp, err
 
+# %% ../../../nbs/21_p1d_exact_accounting.ipynb #49d54196
 class ShiftedBinomialProfile:
     "Privacy profile of N vs N + k, N ~ Bin(m, p), for shifts k = +shift and -shift; the log pmf is evaluated once."
     def __init__(self,
@@ -89,8 +97,7 @@ class ShiftedBinomialProfile:
         self.shift = check_int('shift', shift, lo=0)
         if method not in ('auto', 'window', 'cdf'):
             raise ValueError(f"method must be 'auto', 'window' or 'cdf'; got {method!r}")
-        mu, sd = m*p, math.sqrt(m*p*(1 - p))
-        k = self.shift
+        mu, sd, k = m*p, math.sqrt(m*p*(1 - p)), self.shift
         self.lo = max(0, int(math.floor(mu - width*sd)) - k); self.hi = min(m, int(math.ceil(mu + width*sd)) + k)
         size = self.hi - self.lo + 2*k
         self.method = method if method != 'auto' else 'cdf' if size > _CDF_ABOVE else 'window'
@@ -100,56 +107,81 @@ class ShiftedBinomialProfile:
                 f'the pmf window needs {size:.3g} points (m={m}, p={p}, shift={k}), above the budget of '
                 f'{_MAX_WINDOW:.0e}; use the privacy profile instead (p1d_exact_delta / p1d_exact_epsilon, which '
                 'switch to two CDF values), or Lemma 3.1 (p1d_params)')
-        z = np.arange(self.lo - k, self.hi + k + 1)
-        lp, err = _binom_logpmf(z, m, p)                 # -inf outside 0..m; err bounds each entry's rounding
-        core = slice(k, len(z) - k)
-        self.lp = lp[core]                               # log P(z) for z in lo..hi
-        self.err = err[core]; self.err_shift = {+1: err[:len(z) - 2*k], -1: err[2*k:]}
-        with np.errstate(invalid='ignore'):
-            # privacy loss log P(z) - log P(z - k) (direction +k) and log P(z) - log P(z + k) (direction -k)
-            self.L = {+1: self.lp - lp[:len(z) - 2*k], -1: self.lp - lp[2*k:]}
-        tails = []
-        if self.lo > 0: tails.append(float(stats.binom.logcdf(self.lo - 1, m, p)))
-        if self.hi < m: tails.append(float(stats.binom.logsf(self.hi, m, p)))
-        self.log_tail = logsumexp(np.array(tails)) if tails else -math.inf
+        self._window()
 
-    def log_delta(self, epsilon:float, sign:int|None=None)->float:
-        "log H_{e^epsilon}(N || N + sign*shift) (max over both signs if sign is None) + tail mass outside the window."
-        epsilon = check_real('epsilon', epsilon, lo=0)
-        if self.shift == 0: return -math.inf
-        if sign is None: return max(self.log_delta(epsilon, +1), self.log_delta(epsilon, -1))
-        if self.method == 'cdf': return _log_delta_cdf(self.m, self.p, self.shift, epsilon, reverse=sign < 0)
-        # round up: each log pmf carries an error below err (see _binom_logpmf); take P(z) high and P(z - k) low
-        L = self.L[sign] + self.err + self.err_shift[sign]
-        on = L > epsilon
-        with np.errstate(invalid='ignore'):
-            t = self.lp[on] + self.err[on] \
-                + np.where(np.isinf(L[on]), 0.0, log1mexp(np.minimum(epsilon - L[on], 0.0)))
-        return min(0.0, logsumexp(np.append(t, self.log_tail)) + 1e-14)
+# %% ../../../nbs/21_p1d_exact_accounting.ipynb #cf1d6cd6
+@patch
+def _window(self:ShiftedBinomialProfile):
+    "Evaluate the log pmf on the window lo - k .. hi + k, the losses in both directions, and the tail mass outside."
+    m, p, k = self.m, self.p, self.shift
+    z = np.arange(self.lo - k, self.hi + k + 1)
+    lp, err = _binom_logpmf(z, m, p)                 # -inf outside 0..m; err bounds each entry's rounding
+    core = slice(k, len(z) - k)
+    self.lp = lp[core]                               # log P(z) for z in lo..hi
+    self.err = err[core]; self.err_shift = {+1: err[:len(z) - 2*k], -1: err[2*k:]}
+    with np.errstate(invalid='ignore'):
+        # privacy loss log P(z) - log P(z - k) (direction +k) and log P(z) - log P(z + k) (direction -k)
+        self.L = {+1: self.lp - lp[:len(z) - 2*k], -1: self.lp - lp[2*k:]}
+    tails = []
+    if self.lo > 0: tails.append(float(stats.binom.logcdf(self.lo - 1, m, p)))
+    if self.hi < m: tails.append(float(stats.binom.logsf(self.hi, m, p)))
+    self.log_tail = logsumexp(np.array(tails)) if tails else -math.inf
 
-    def delta(self, epsilon:float)->float:
-        "Exact privacy profile delta(epsilon) = max over k = +-shift of H_{e^epsilon}(N || N + k), plus tail mass."
-        return min(1.0, float(np.nextafter(math.exp(self.log_delta(epsilon)), np.inf)))
+# %% ../../../nbs/21_p1d_exact_accounting.ipynb #9f1d0614
+@patch
+def log_delta(self:ShiftedBinomialProfile,
+              epsilon:float, # epsilon >= 0
+              sign:int|None=None, # +1: the shift +k, -1: the shift -k, None: the larger of the two
+             )->float:
+    "log H_{e^epsilon}(N || N + sign*shift) (max over both signs if sign is None) + tail mass outside the window."
+    epsilon = check_real('epsilon', epsilon, lo=0)
+    if self.shift == 0: return -math.inf
+    if sign is None: return max(self.log_delta(epsilon, +1), self.log_delta(epsilon, -1))
+    if self.method == 'cdf': return _log_delta_cdf(self.m, self.p, self.shift, epsilon, reverse=sign < 0)
+    # round up: each log pmf carries an error below err (see _binom_logpmf); take P(z) high and P(z - k) low
+    L = self.L[sign] + self.err + self.err_shift[sign]
+    on = L > epsilon
+    with np.errstate(invalid='ignore'):
+        t = self.lp[on] + self.err[on] \
+            + np.where(np.isinf(L[on]), 0.0, log1mexp(np.minimum(epsilon - L[on], 0.0)))
+    return min(0.0, logsumexp(np.append(t, self.log_tail)) + 1e-14)
 
-    def epsilon(self, delta:float, tol:float=1e-9)->float:
-        "Least epsilon (bisection, rounded up to tol) with delta(eps) <= delta; inf if delta < the infinite-loss mass."
-        delta = check_probability('delta', delta); ld = math.log(delta)
-        tol = check_real('tol', tol, lo=0)          # below float resolution it is clamped by monotone_search
-        ok = lambda e: self.log_delta(e) <= ld and self.delta(e) <= delta   # the rounded-up value too
-        if ok(0.0): return 0.0
-        if self.method == 'cdf':   # the largest finite loss is at z = k (L falls in z), in either direction
-            k = min(self.shift, self.m)
-            lo_ = math.log(self.p) - math.log1p(-self.p)
-            finite = [_log_ratio(self.m, s*lo_, k, k) + 4*_eta(self.m, s*lo_, k) for s in (1, -1)] \
-                if 0 < k <= self.m else []
-        else: finite = [float(np.max(L[np.isfinite(L)], initial=0.0)) for L in self.L.values()]
-        # beyond the largest finite loss only infinite-loss mass and the tail remain
-        if not ok(max(finite + [0.0])): return math.inf
-        hi = 1.0
-        while not ok(hi): hi *= 2                         # terminates: ok holds at the largest finite loss
-        lo = 0.0 if hi == 1.0 else hi/2
-        return monotone_search(ok, lo, hi, xtol=tol, rtol=0.0)
+@patch
+def delta(self:ShiftedBinomialProfile,
+          epsilon:float, # epsilon >= 0
+         )->float:
+    "Exact privacy profile delta(epsilon) = max over k = +-shift of H_{e^epsilon}(N || N + k), plus tail mass."
+    return min(1.0, float(np.nextafter(math.exp(self.log_delta(epsilon)), np.inf)))
 
+# %% ../../../nbs/21_p1d_exact_accounting.ipynb #42d19b3d
+@patch
+def _max_finite_loss(self:ShiftedBinomialProfile)->float:
+    "The largest finite privacy loss over both directions (0 if none): beyond it only infinite-loss mass remains."
+    if self.method == 'cdf':   # the largest finite loss is at z = k (L falls in z), in either direction
+        k = min(self.shift, self.m)
+        lo_ = math.log(self.p) - math.log1p(-self.p)
+        finite = [_log_ratio(self.m, s*lo_, k, k) + 4*_eta(self.m, s*lo_, k) for s in (1, -1)] \
+            if 0 < k <= self.m else []
+    else: finite = [float(np.max(L[np.isfinite(L)], initial=0.0)) for L in self.L.values()]
+    return max(finite + [0.0])
+
+@patch
+def epsilon(self:ShiftedBinomialProfile,
+            delta:float, # target delta in [0, 1]
+            tol:float=1e-9, # absolute tolerance on epsilon (the result is rounded up)
+           )->float:
+    "Least epsilon (bisection, rounded up to tol) with delta(eps) <= delta; inf if delta < the infinite-loss mass."
+    delta = check_probability('delta', delta); ld = math.log(delta)
+    tol = check_real('tol', tol, lo=0)          # below float resolution it is clamped by monotone_search
+    ok = lambda e: self.log_delta(e) <= ld and self.delta(e) <= delta   # the rounded-up value too
+    if ok(0.0): return 0.0
+    if not ok(self._max_finite_loss()): return math.inf    # beyond it only infinite-loss mass and the tail remain
+    hi = 1.0
+    while not ok(hi): hi *= 2                         # terminates: ok holds at the largest finite loss
+    lo = 0.0 if hi == 1.0 else hi/2
+    return monotone_search(ok, lo, hi, xtol=tol, rtol=0.0)
+
+# %% ../../../nbs/21_p1d_exact_accounting.ipynb #ee094332
 def binomial_shift_log_delta(epsilon:float, # epsilon >= 0
                              *, m:int, # number of Bernoulli trials of the noise
                              p:float, # success probability, 0 < p < 1
@@ -170,7 +202,10 @@ def p1d_exact_delta(epsilon:float, # epsilon >= 0
 
 # %% ../../../nbs/21_p1d_exact_accounting.ipynb #218c5a3b
 def p1d_exact_epsilon(delta:float, # target delta in (0, 1)
-                      *, m:int, p:float, g:int, # noise trials, noise probability, largest shift
+                      *,
+                      m:int, # noise trials b n (or gamma b n for the robust variant)
+                      p:float, # noise probability, in (0, 1)
+                      g:int, # largest shift of the count between neighbours (the precision)
                       tol:float=1e-9, # absolute tolerance on epsilon (the result is rounded up)
                      )->float:
     "Smallest epsilon (rounded up to tol) with p1d_exact_delta(epsilon) <= delta."
@@ -182,6 +217,16 @@ def _width_for(delta:float)->float:
     return max(25.0, math.sqrt(2*math.log(1/delta)) + 8.0)
 
 # %% ../../../nbs/21_p1d_exact_accounting.ipynb #257b3a7b
+def _b_start(n:int, epsilon:float, delta:float, g:int, p:float)->float:
+    "The Gaussian mechanism's answer b0 = sigma(epsilon, delta, g)^2/(n p (1-p)), where the search for b starts."
+    # Bin(bn, p) ~ N(., bn p(1-p)) must hide a shift of g; the exact b is within a few percent of b0, so a bracket of
+    # ratio 1.25 around b0 takes 2-3 profile evaluations instead of log2(b) doublings (the answer is the same: the
+    # test is monotone)
+    from shuffle_privacy.mechanisms.summation.protocols import gaussian_sigma
+    s = gaussian_sigma(epsilon, delta, float(g))
+    return min(max(1.0, s/n*s/(p*(1 - p))), 2.0**50)
+
+# %% ../../../nbs/21_p1d_exact_accounting.ipynb #8e96c54d
 def p1d_min_b(n:int, # number of users
               epsilon:float, # target epsilon
               delta:float, # target delta
@@ -194,14 +239,9 @@ def p1d_min_b(n:int, # number of users
     p = check_real('p', p, lo=0, hi=0.5, lo_open=True)
     ld, w = math.log(delta), _width_for(delta)
     ok = lambda b: ShiftedBinomialProfile(b*n, p, shift=g, width=w).log_delta(epsilon) <= ld
-    # start at the Gaussian mechanism's answer: Bin(bn, p) ~ N(., bn p(1-p)) must hide a shift of g, so
-    # b0 = sigma(epsilon, delta, g)^2 / (n p (1-p)); the exact b is within a few percent of it, so a bracket of ratio
-    # 1.25 around b0 takes 2-3 profile evaluations instead of log2(b) doublings (the answer is the same: ok is monotone)
-    from shuffle_privacy.mechanisms.summation.protocols import gaussian_sigma
-    s = gaussian_sigma(epsilon, delta, float(g))
-    b0 = min(max(1.0, s/n*s/(p*(1 - p))), 2.0**50)
     top = max(1, 2**53//n)                        # b n stays an exact float: the CDFs are evaluated in doubles
-    try: lo, hi = expand_bracket(ok, min(b0, top), lo_limit=1, hi_limit=top, integer=True, factor=1.25)
+    try: lo, hi = expand_bracket(ok, min(_b_start(n, epsilon, delta, g, p), top), lo_limit=1, hi_limit=top,
+                                 integer=True, factor=1.25)
     except ValueError:
         raise ResourceLimitError(
             f'more than 2^53 noise trials (b n) are needed for epsilon={epsilon}, delta={delta}, g={g}, '
@@ -209,7 +249,14 @@ def p1d_min_b(n:int, # number of users
     if lo is None: return 1
     return monotone_search(ok, lo, hi, integer=True)
 
-def p1d_exact_params(n:int, epsilon:float, delta:float, *, g:int|None=None, p:float=0.5)->tuple:
+# %% ../../../nbs/21_p1d_exact_accounting.ipynb #bc8d11d7
+def p1d_exact_params(n:int, # number of users, >= 1
+                     epsilon:float, # target epsilon > 0
+                     delta:float, # target delta in (0, 1)
+                     *,
+                     g:int|None=None, # precision; None: ceil(sqrt n), as Lemma 3.1
+                     p:float=0.5, # noise probability of each bit, in (0, 1/2]
+                    )->tuple:
     "(g, b, p) with g = ceil(sqrt n) (default) and the smallest b for which the exact profile gives (epsilon, delta)."
     n = check_int('n', n, lo=1)
     g = ceil_sqrt(n) if g is None else check_int('g', g, lo=1)
@@ -232,10 +279,13 @@ class P1DEvent(ProfileEvent):
     def validate(self):
         for f, lo in (('num_users', 1), ('g', 1), ('b', 1)): self._set(f, check_int(f, getattr(self, f), lo=lo))
         self._set('p', check_probability('p', self.p))
-    def delta(self, epsilon:float)->float:
+    def delta(self,
+              epsilon:float, # epsilon >= 0
+             )->float:
         "The exact privacy profile δ(ε), rounded up (`p1d_exact_delta`)."
         return p1d_exact_delta(epsilon, m=self.b*self.num_users, p=self.p, g=self.g)
 
+# %% ../../../nbs/21_p1d_exact_accounting.ipynb #7ca9064b
 @dataclasses.dataclass(frozen=True)
 class PVECEvent(Event):
     "One run of PVEC (Cheu et al., Algorithm 2): P1D on each of `coordinates` coordinates; replace-one."
@@ -258,6 +308,7 @@ def _rounded_pmf(loss, logmass, d, up):
     lo = int(k.min()); acc = np.bincount(k - lo, weights=np.exp(logmass[keep]))
     return {int(i + lo): float(acc[i]) for i in np.nonzero(acc)[0]}
 
+# %% ../../../nbs/21_p1d_exact_accounting.ipynb #1fe7d4f7
 def p1d_pld(m:int, # noise trials b n
             p:float, # noise probability, in (0, 1)
             *, g:int, # precision: the shift between neighbours, >= 1
@@ -279,6 +330,7 @@ def p1d_pld(m:int, # noise trials b n
             infinity_mass_add=pm[-1][1], symmetric=False))
     return PldPair(*pairs)
 
+# %% ../../../nbs/21_p1d_exact_accounting.ipynb #6d56ec16
 @pld_of.register
 def _(event:P1DEvent, value_discretization_interval):
     return p1d_pld(event.b*event.num_users, event.p, g=event.g,

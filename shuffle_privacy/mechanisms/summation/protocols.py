@@ -24,11 +24,13 @@ def check_epsilon_delta(epsilon, # ε in (0, epsilon_max]
     delta = check_real('delta', delta, lo=0, hi=0.5, lo_open=True, hi_open=True)
     return epsilon, delta
 
-def ceil_sqrt(n:int)->int:
+def ceil_sqrt(n:int, # a non-negative integer
+             )->int:
     "Smallest integer g with g*g >= n (exact, no floating point)."
     r = math.isqrt(n)
     return r if r*r == n else r + 1
 
+# %% ../../../nbs/20_summation.ipynb #12982a36
 def p1d_params(n:int, # number of users, n >= 1
                epsilon:float, # the lemma's epsilon, 0 < epsilon <= 15
                delta:float, # 0 < delta < 1/2
@@ -39,7 +41,7 @@ def p1d_params(n:int, # number of users, n >= 1
     epsilon, delta = check_epsilon_delta(epsilon, delta)
     g0 = ceil_sqrt(n)
     g = g0 if g is None else check_int('g', g, lo=g0)
-    c = g*g*math.log(2/delta)/epsilon/epsilon/n            # /epsilon/epsilon: eps² underflows to 0 for epsilon < 1e-162
+    c = g*g*math.log(2/delta)/epsilon/epsilon/n        # /epsilon/epsilon: eps² underflows to 0 below 1e-162
     if not 180*c < 2.0**62:
         raise ValueError(
             f'epsilon={epsilon!r} is too small for Lemma 3.1 at n={n}, delta={delta!r}: it would need b > 2^62 '
@@ -73,9 +75,12 @@ def p1d_encode(x, # inputs in [0, Delta], any shape
     return (fl + (rng.random(s.shape) < s - fl)).astype(np.int64)
 
 def p1d_randomizer(x:float, # one user's input in [0, Delta]
-                   g:int, *, b:int, p:float, # P1D parameters
+                   g:int, # precision, >= 1
+                   *,
+                   b:int, # noise bits per user, >= 1
+                   p:float, # probability of each noise bit
                    Delta:float, # input bound
-                   rng=None,
+                   rng=None, # seed or numpy Generator (`core.as_rng`)
                   )->np.ndarray:
     "R_1D: the g + b message bits of one user (x_hat + Bin(b, p) ones, the rest zeros)."
     rng = as_rng(rng)
@@ -84,15 +89,22 @@ def p1d_randomizer(x:float, # one user's input in [0, Delta]
     y = np.zeros(g + b, dtype=np.uint8); y[:k] = 1
     return y
 
+# %% ../../../nbs/20_summation.ipynb #198e51a0
 def shuffle_messages(messages:np.ndarray, # array of messages; the first axis is permuted
-                     rng=None)->np.ndarray:
+                     rng=None, # seed or numpy Generator (`core.as_rng`)
+                    )->np.ndarray:
     "The shuffler S: a uniformly random permutation of all messages."
     rng = as_rng(rng)
     return messages[rng.permutation(len(messages))]
 
 def p1d_analyzer(y, # the shuffled bits (or any array whose sum is the count of ones)
-                 n:int, *, g:int, b:int, p:float, # number of users and P1D parameters
-                 Delta:float)->float:
+                 n:int, # number of users, >= 1
+                 *,
+                 g:int, # precision, >= 1
+                 b:int, # noise bits per user, >= 1
+                 p:float, # probability of each noise bit, in (0, 1/2]
+                 Delta:float, # input bound
+                )->float:
     "A_1D: (Delta/g) (sum(y) - p b n), an unbiased estimate of the sum of the inputs."
     n = check_int('n', n, lo=1); g = check_int('g', g, lo=1); b = check_int('b', b, lo=1)
     p = check_real('p', p, lo=0, hi=0.5, lo_open=True); Delta = check_positive('Delta', Delta)
@@ -100,8 +112,12 @@ def p1d_analyzer(y, # the shuffled bits (or any array whose sum is the count of 
 
 # %% ../../../nbs/20_summation.ipynb #d4820952
 def p1d_count(x, # inputs in [0, Delta]
-              g:int, *, b:int, p:float, Delta:float,
-              rng=None,
+              g:int, # precision, >= 1
+              *,
+              b:int, # noise bits per user, >= 1
+              p:float, # probability of each noise bit
+              Delta:float, # input bound
+              rng=None, # seed or numpy Generator (`core.as_rng`)
               method:str='fast', # 'fast' (count of ones) or 'messages' (bits generated and shuffled)
              )->int:
     "Number of ones the analyzer sees: sum of rounded inputs + Bin(b n, p), drawn exactly (fast) or message by message."
@@ -115,10 +131,14 @@ def p1d_count(x, # inputs in [0, Delta]
         return int(shuffle_messages(bits, rng).sum(dtype=np.int64))
     raise ValueError(f"method must be 'fast' or 'messages'; got {method!r}")
 
+# %% ../../../nbs/20_summation.ipynb #05f5df09
 def p1d_sum(x, # inputs in [0, Delta], one per user
-            g:int, *, b:int, p:float, # P1D parameters, e.g. from `p1d_params`
+            g:int, # precision, >= 1 (e.g. from `p1d_params`)
+            *,
+            b:int, # noise bits per user, >= 1
+            p:float, # probability of each noise bit, in (0, 1/2]
             Delta:float, # input bound
-            rng=None,
+            rng=None, # seed or numpy Generator (`core.as_rng`)
             method:str='fast', # 'fast' or 'messages'
            )->float:
     "P1D: an unbiased shuffle-private estimate of sum(x); privacy as in Lemma 3.1 when (g, b, p) satisfy its rules."
@@ -128,7 +148,13 @@ def p1d_sum(x, # inputs in [0, Delta], one per user
     c = p1d_count(x, g, b=b, p=p, Delta=Delta, rng=rng, method=method)
     return Delta/g*(c - p*b*len(np.atleast_1d(x)))
 
-def p1d_variance(n:int, g:int, *, b:int, p:float, Delta:float,
+# %% ../../../nbs/20_summation.ipynb #bbe433cb
+def p1d_variance(n:int, # number of users, >= 1
+                 g:int, # precision, >= 1
+                 *,
+                 b:int, # noise bits per user, >= 1
+                 p:float, # probability of each noise bit, in (0, 1/2]
+                 Delta:float, # input bound
                  x=None, # the inputs; None gives the worst case over inputs
                 )->float:
     "Exact variance of P1D: (Delta/g)^2 (sum f_i(1-f_i) + b n p (1-p)), f_i fractional parts; <= 1/4 each if x is None."
@@ -140,7 +166,13 @@ def p1d_variance(n:int, g:int, *, b:int, p:float, Delta:float,
     return (Delta/g)**2*(r + b*n*p*(1-p))
 
 # %% ../../../nbs/20_summation.ipynb #b89c5f73
-def count_pmf(x, g:int, *, b:int, p:float, Delta:float)->np.ndarray:
+def count_pmf(x, # inputs in [0, Delta], one per user
+              g:int, # precision, >= 1
+              *,
+              b:int, # noise bits per user, >= 1
+              p:float, # probability of each noise bit, in (0, 1/2]
+              Delta:float, # input bound
+             )->np.ndarray:
     "Exact pmf of the analyzer's count (support 0..(g+b)n): convolution of the rounding Bernoullis and Bin(bn, p)."
     from scipy import stats as _st
     g = check_int('g', g, lo=1); b = check_int('b', b, lo=1); Delta = check_positive('Delta', Delta)
@@ -155,7 +187,18 @@ def count_pmf(x, g:int, *, b:int, p:float, Delta:float)->np.ndarray:
     off = int(fl.sum()); out[off:off + len(conv)] = conv[:len(out) - off]
     return out
 
-def two_sample_chi2(a, b, # two integer samples (any range of values)
+# %% ../../../nbs/20_summation.ipynb #8bc178c0
+def _pool_edges(tot, min_expected:float)->list:
+    "End indices of the pooled bins: adjacent values merged until each bin holds >= 2*min_expected observations."
+    edges, acc = [], 0
+    for i, t in enumerate(tot):  # pool adjacent values until each bin has enough mass
+        acc += t
+        if acc >= 2*min_expected: edges.append(i + 1); acc = 0
+    if edges: edges[-1] = len(tot)
+    return edges
+
+def two_sample_chi2(a, # first integer sample (any range of values)
+                    b, # second integer sample
                     min_expected:float=5.0, # adjacent values are pooled until a bin holds 2*min_expected > 0
                    )->float:
     "p-value of a chi-square test that two integer samples come from the same distribution (sparse bins pooled)."
@@ -165,12 +208,8 @@ def two_sample_chi2(a, b, # two integer samples (any range of values)
     # bins at observed values: memory O(len(a)+len(b))
     vals, inv = np.unique(np.concatenate([a, b]), return_inverse=True)
     ca = np.bincount(inv[:len(a)], minlength=len(vals)); cb = np.bincount(inv[len(a):], minlength=len(vals))
-    tot = ca + cb; edges, acc = [], 0
-    for i, t in enumerate(tot):  # pool adjacent values until each bin has enough mass
-        acc += t
-        if acc >= 2*min_expected: edges.append(i + 1); acc = 0
+    edges = _pool_edges(ca + cb, min_expected)
     if not edges: return 1.0
-    edges[-1] = len(tot)
     ga = np.add.reduceat(ca, [0] + edges[:-1]); gb = np.add.reduceat(cb, [0] + edges[:-1])
     if len(ga) < 2: return 1.0
     from scipy import stats as _st
@@ -180,7 +219,8 @@ def two_sample_chi2(a, b, # two integer samples (any range of values)
 def p1d_robust_epsilon(epsilon:float, # the lemma's epsilon, 0 < epsilon <= 1
                        honest_fraction:float, # fraction of honest users, in [1/3, 1]
                        *, g:int, # precision, g >= 3
-                       Delta:float, dx:float|None=None, # input bound and |x_u - x'_u| (default Delta)
+                       Delta:float, # input bound: x in [0, Delta]
+                       dx:float|None=None, # |x_u - x'_u|; default the worst case Delta
                       )->float:
     "Claim A.8: bound (epsilon/honest_fraction)(2/g + |x_u - x'_u|/Delta) when only honest_fraction n users are honest."
     epsilon = check_real('epsilon', epsilon, lo=0, hi=1, lo_open=True)
@@ -188,7 +228,14 @@ def p1d_robust_epsilon(epsilon:float, # the lemma's epsilon, 0 < epsilon <= 1
     g = check_int('g', g, lo=3)
     return p1d_epsilon(epsilon, g, Delta=Delta, dx=dx)/honest_fraction
 
-def p1d_robust_sum(x, g:int, *, b:int, p:float, Delta:float, rng, # None, an int seed or a numpy Generator
+# %% ../../../nbs/20_summation.ipynb #9a99ff9f
+def p1d_robust_sum(x, # inputs in [0, Delta], one per user (the silent users' too)
+                   g:int, # precision, >= 1
+                   *,
+                   b:int, # noise bits per user, >= 1
+                   p:float, # probability of each noise bit
+                   Delta:float, # input bound
+                   rng, # None, an int seed or a numpy Generator
                    honest, # boolean mask of the users who follow the protocol
                   )->tuple:
     "P1D when only `honest` users send messages; returns (estimate, count), the estimate biased by missing users."
@@ -206,11 +253,26 @@ from typing import NamedTuple
 
 class PVECParams(NamedTuple):
     "Parameters of PVEC per Theorem 3.2's proof (each coordinate runs P1D with Delta = 2 Delta2)."
-    n: int; d: int; epsilon: float; delta: float; Delta2: float
-    g: int; b: int; p: float
-    epsilon_hat: float; delta_hat: float; gamma: float
+    n: int # number of users
+    d: int # dimension
+    epsilon: float # target ε of the whole vector
+    delta: float # target δ of the whole vector
+    Delta2: float # l2 bound of each user's row
+    g: int # precision of each coordinate
+    b: int # noise bits per user and coordinate
+    p: float # probability of each noise bit
+    epsilon_hat: float # ε of each coordinate's P1D, ε/(18 sqrt(ln(1/γ)))
+    delta_hat: float # δ of each coordinate's P1D, δ/(d+1)
+    gamma: float # the slack γ of the composition (Lemma 3.3), δ/(d+1)
 
-def pvec_params(n:int, d:int, *, epsilon:float, delta:float, Delta2:float)->PVECParams:
+# %% ../../../nbs/20_summation.ipynb #0d99d938
+def pvec_params(n:int, # number of users, >= 1
+                d:int, # dimension, >= 1
+                *,
+                epsilon:float, # 0 < epsilon <= 15
+                delta:float, # 0 < delta < 1/2
+                Delta2:float, # l2 bound of each row, > 0
+               )->PVECParams:
     "Thm 3.2: γ = δ_hat = δ/(d+1), ε_hat = ε/(18 sqrt(ln(1/γ))), g = max(⌈√n⌉, ⌈√d⌉, 4), (b, p) from Lemma 3.1."
     n = check_int('n', n, lo=1); d = check_int('d', d, lo=1)
     epsilon, delta = check_epsilon_delta(epsilon, delta)
@@ -221,7 +283,10 @@ def pvec_params(n:int, d:int, *, epsilon:float, delta:float, Delta2:float)->PVEC
     g, b, p = p1d_params(n, eps_hat, gamma, g=g)
     return PVECParams(n, d, epsilon, delta, Delta2, g, b, p, eps_hat, gamma, gamma)
 
-def pvec_variance(prm:PVECParams, X=None)->float:
+# %% ../../../nbs/20_summation.ipynb #3379eb98
+def pvec_variance(prm:PVECParams, # the parameters of `pvec_params`
+                  X=None, # n x d inputs (rows of norm <= Delta2); None: the worst case over inputs
+                 )->float:
     "E||o - sum x_i||^2 of PVEC: sum over coordinates of P1D's exact variance (worst case over inputs if X is None)."
     D = 2*prm.Delta2
     if X is None: return prm.d*p1d_variance(prm.n, prm.g, b=prm.b, p=prm.p, Delta=D)
@@ -243,8 +308,9 @@ def pvec_variance_bound(d:int, # dimension, >= 1
     return d*(2*Delta2)**2*(0.25 + 90*math.log(2/gamma)*inv_eh2)
 
 # %% ../../../nbs/20_summation.ipynb #4171bc3b
-def pvec_pair_epsilon(x, x_prime, # two values of the changed user's row (norms <= Delta2)
-                      *, prm:PVECParams,
+def pvec_pair_epsilon(x, # the changed user's row in one dataset (norm <= Delta2)
+                      x_prime, # the same user's row in the neighbouring dataset (norm <= Delta2)
+                      *, prm:PVECParams, # the parameters of `pvec_params`
                       sharp:bool=False, # use DRV's sqrt(2 log) form instead of the paper's 2 sqrt(log)
                      )->tuple:
     "Per-instance (eps', delta') of PVEC for neighbours differing in one row: Lemma 3.1 per coordinate, then Lemma 3.3."
@@ -265,7 +331,11 @@ def _check_rows(X, Delta2):
         raise ValueError(f'every row of X must have l2 norm <= Delta2 = {Delta2:g}; row {i} has norm {nrm[i]:g}')
     return X
 
-def pvec_randomizer(x, prm:PVECParams, rng=None)->tuple:
+# %% ../../../nbs/20_summation.ipynb #451de0d2
+def pvec_randomizer(x, # one user's row, length d (norm <= Delta2)
+                    prm:PVECParams, # the parameters of `pvec_params`
+                    rng=None, # seed or numpy Generator (`core.as_rng`)
+                   )->tuple:
     "R_VEC for one user: labelled messages (labels, bits), d (g + b) of them; coordinate j runs R_1D(x_j + Delta2)."
     rng = as_rng(rng)
     labels = np.repeat(np.arange(prm.d), prm.g + prm.b)
@@ -273,11 +343,15 @@ def pvec_randomizer(x, prm:PVECParams, rng=None)->tuple:
                                           Delta=2*prm.Delta2, rng=rng) for xj in np.asarray(x, dtype=float)])
     return labels, bits
 
-def pvec_analyzer(labels, bits, prm:PVECParams)->np.ndarray:
+def pvec_analyzer(labels, # coordinate label of each message, in 0..d-1
+                  bits, # the message bits, aligned with `labels`
+                  prm:PVECParams, # the parameters of `pvec_params`
+                 )->np.ndarray:
     "A_VEC: per label j, A_1D on the messages labelled j, then re-centre by n Delta2."
     counts = np.bincount(labels, weights=bits, minlength=prm.d)
     return 2*prm.Delta2/prm.g*(counts - prm.p*prm.b*prm.n) - prm.n*prm.Delta2
 
+# %% ../../../nbs/20_summation.ipynb #d17916f4
 def _pvec_counts_fast(X, prm, rng, chunk=1 << 15):
     "Per-coordinate counts of ones: exact sum of randomized roundings (chunked) plus Bin(b n, p)."
     n, d = X.shape
@@ -289,6 +363,7 @@ def _pvec_counts_fast(X, prm, rng, chunk=1 << 15):
         tot += fl.sum(axis=0).astype(np.int64) + (rng.random(W.shape) < W - fl).sum(axis=0)
     return tot + rng.binomial(prm.b*n, prm.p, size=d)
 
+# %% ../../../nbs/20_summation.ipynb #fcf1a95a
 def pvec_sum(X, # n x d array, one row per user, each row with l2 norm <= Delta2
              epsilon:float, # privacy, 0 < epsilon <= 15
              *, delta:float, # 0 < delta < 1/2
@@ -313,7 +388,10 @@ def pvec_sum(X, # n x d array, one row per user, each row with l2 norm <= Delta2
     raise ValueError(f"method must be 'fast' or 'messages'; got {method!r}")
 
 # %% ../../../nbs/20_summation.ipynb #aa03ba24
-def gaussian_sigma(epsilon:float, delta:float, sensitivity:float)->float:
+def gaussian_sigma(epsilon:float, # ε > 0
+                   delta:float, # δ in (0, 1)
+                   sensitivity:float, # l2 sensitivity s > 0 of the released quantity
+                  )->float:
     "Least sigma (1e-12 relative, rounded up) making the Gaussian mechanism of l2 sensitivity s (ε, δ)-DP (analytic)."
     from shuffle_privacy.accounting.conversions import gdp_delta   # certified upper bound on the condition's left side
     epsilon = check_positive('epsilon', epsilon)
