@@ -49,8 +49,14 @@ def public_callables():
                 for k, v in vars(o).items():
                     if not k.startswith('_') and inspect.isfunction(v): yield f'{mod.__name__}.{n}.{k}', v
 
+def namedtuple_undocumented(cls):
+    "Fields of a NamedTuple class without a trailing comment (docments reads only `__init__`, which it lacks)."
+    lines, _ = inspect.getsourcelines(cls)
+    return [l.split(':')[0].strip() for l in lines[1:] if re.match(r'\s+\w+\s*:', l) and '#' not in l]
+
 def undocumented(f):
     "Parameters of `f` (bar self, cls, *args, **kwargs) without a docments comment."
+    if inspect.isclass(f) and issubclass(f, tuple) and hasattr(f, '_fields'): return namedtuple_undocumented(f)
     try: sig = inspect.signature(f)
     except (TypeError, ValueError): return []
     ps = [k for k, p in sig.parameters.items() if k not in ('self', 'cls')
