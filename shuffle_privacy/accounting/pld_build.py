@@ -6,8 +6,8 @@ rounding in the safe direction, and `PldPair`, whose composition carries a prove
 # %% auto #0
 __all__ = ['U', 'KAPPA_FFT', 'K_ERFCX', 'GL_K', 'GL_C', 'FineInterval', 'check_interval', 'gamma', 'fft_eta',
            'gaussian_log_delta_bounds', 'gaussian_delta_bounds', 'gaussian_upper_pmf', 'gaussian_lower_pmf',
-           'rounded_pmf', 'dominate', 'Factor', 'log_mgf', 'tilt', 'saddle', 'spectrum_power', 'Tilted', 'PldPair',
-           'pair_from_pmfs', 'gaussian_pair']
+           'rounded_pmf', 'dominate', 'spread_pmf', 'contract_pmf', 'Factor', 'log_mgf', 'tilt', 'saddle',
+           'spectrum_power', 'Tilted', 'PldPair', 'pair_from_pmfs', 'gaussian_pair']
 
 # %% ../../nbs/04a_pld_build.ipynb #3b1eaaad
 import math, functools
@@ -215,6 +215,97 @@ def dominate(masses:np.ndarray, # computed masses, each within relative error et
     eta = check_probability('eta', eta, closed=True)
     f = math.exp(eta)*(1 + 4*U) if upper else math.exp(-eta)*(1 - 4*U)
     return np.asarray(masses, float)*f
+
+# %% ../../nbs/04a_pld_build.ipynb #745f6ac9
+def _cells(loss, d, up):
+    "Grid cell k of each loss and an offset t* >= (up) or <= (lower) the exact loss - kd (see above)."
+    k = np.floor(loss/d); t = loss - k*d; tau = 2*U*(np.abs(k*d) + 2*np.abs(t))   # |t - (loss - kd)| <= tau
+    k += (t + tau > d) if up else -1.0*(t - tau < 0)                   # within tau of a cell's end: the next cell
+    t = loss - k*d; tau = 2*U*(np.abs(k*d) + 2*np.abs(t))
+    if up: return k.astype(np.int64), np.maximum(t + tau, 0.0)*(1 + 4*U)
+    return k.astype(np.int64), np.maximum((t - tau)*(1 - 4*U), 0.0)
+
+def _prepared(loss, mass, d, lmin, err, up):
+    "Finite losses with positive mass, moved by their error bound `err` the safe way, floored at lmin (see above)."
+    loss, mass = np.asarray(loss, float), np.asarray(mass, float)
+    err = np.broadcast_to(np.asarray(err, float), loss.shape)
+    keep = (mass > 0) & np.isfinite(loss)
+    loss, mass, err = loss[keep], mass[keep], err[keep]
+    if up: loss = np.maximum(loss + err*(1 + 2*U), lmin)
+    else: loss = loss - err*(1 + 2*U); loss, mass = loss[loss >= lmin], mass[loss >= lmin]
+    if loss.size: _too_many(float(loss.max() - loss.min()), d)
+    return loss, mass
+
+# %% ../../nbs/04a_pld_build.ipynb #ca2c2226
+def spread_pmf(loss:np.ndarray, # privacy losses (the finite ones with positive mass are used)
+               mass:np.ndarray, # their masses >= 0
+               *, d:float, # grid
+               lmin:float, # losses below it are raised to it
+               err=0.0, # bound on the absolute float error of each loss (scalar or array), added to it
+              )->tuple: # (masses, i0): atom i at loss (i0 + i) d
+    "Each atom split between its two grid neighbours, keeping its mass and its mean of e^{-loss}: a dominating PMF."
+    d = check_interval(d)
+    loss, mass = _prepared(loss, mass, d, lmin, err, True)
+    if loss.size == 0: return np.zeros(1), 0
+    k, t = _cells(loss, d, True)
+    b = np.minimum(mass*(np.expm1(-t)/math.expm1(-d))*(1 + 16*U), mass)   # the share at (k + 1) d, rounded up
+    a = (mass - b)*(1 + 2*U)                                                 # >= the exact rest, at k d
+    k0 = int(k.min()); n = int(k.max()) - k0 + 2
+    p = np.bincount(k - k0, a, minlength=n) + np.bincount(k + 1 - k0, b, minlength=n)
+    return p*(1 + gamma(2*len(k) + 4)), k0
+
+# %% ../../nbs/04a_pld_build.ipynb #b526749c
+def _merged_cells(loss, mass, h):
+    "One atom per cell [kh, (k+1)h): (k, mass rounded down, ȳ >= the P-mean of e^{-(loss - kh)}), k descending."
+    k, t = _cells(loss, h, False)
+    y = np.minimum(np.exp(-t)*(1 + 4*U), 1.0)
+    k0 = int(k.min()); j = k - k0
+    M, Y = np.bincount(j, mass), np.bincount(j, mass*y)
+    g = gamma(len(k) + 4); nz = np.nonzero(M > 0)[0][::-1]
+    ybar = np.minimum(Y[nz]/M[nz]*(1 + 2*g + 4*U), 1.0)
+    return (nz + k0).tolist(), (M[nz]*(1 - g)).tolist(), ybar.tolist()
+
+# %% ../../nbs/04a_pld_build.ipynb #a3b03768
+def _den(a, d):
+    "An upper bound on e^a - 1 for a computed a = log(x_i/x_t) (absolute error <= 2u(|a| + 2d)); inf past 700."
+    return math.inf if a > 700 else math.expm1(a)*(1 + 8*U) + 8*U*(abs(a) + 2*d)*(math.exp(a) + 1)
+
+
+# %% ../../nbs/04a_pld_build.ipynb #5a1e7c3d
+def _greedy(ks, ms, ys, d, S):
+    "Groups of the sub-cell atoms (k descending, cells d/S) whose mean of e^{-loss} is at most a grid point's."
+    out, i, n, h = {}, 0, len(ks), d/S
+    while i < n:
+        kt, gm, c, neg = ks[i]//S, ms[i], 1, 0.0      # target: the grid point at or below the first atom (x <= x_t)
+        pos = ms[i]*max(-_den((kt*S - ks[i])*h + math.log(ys[i]), d), 0.0)   # <= m (1 - x/x_t)
+        i += 1
+        while i < n:
+            den = _den((kt*S - ks[i])*h + math.log(ys[i]), d)        # >= x_i/x_t - 1
+            if den <= 0: pos -= ms[i]*den; gm += ms[i]; c += 1; i += 1; continue
+            g = gamma(c + 6)
+            D = pos*(1 - g) - neg*(1 + g) - 4*U*(pos + neg)            # <= Σ m (1 - x/x_t) over the group
+            f = max(D/den*(1 - 4*U), 0.0)                              # <= the share that keeps the mean <= x_t
+            if f < ms[i]: gm += f; ms[i] = (ms[i] - f)*(1 - 2*U); break   # the rest starts the next group
+            neg += ms[i]*den; gm += ms[i]; c += 1; i += 1
+        out[kt] = out.get(kt, 0.0) + gm*(1 - gamma(c + 2))
+    return out
+
+# %% ../../nbs/04a_pld_build.ipynb #e0adeb4d
+def contract_pmf(loss:np.ndarray, # privacy losses (the finite ones with positive mass are used)
+                 mass:np.ndarray, # their masses >= 0
+                 *, d:float, # grid
+                 lmin:float, # losses below it are dropped
+                 err=0.0, # bound on the absolute float error of each loss (scalar or array), subtracted from it
+                 sub:int=8, # atoms are first merged within cells of d/sub
+                )->tuple: # (masses, i0): atom i at loss (i0 + i) d
+    "Atoms merged into groups whose mean of e^{-loss} is at most a grid point's (a post-processing): a dominated PMF."
+    d, sub = check_interval(d), check_int('sub', sub, lo=1, hi=64)
+    loss, mass = _prepared(loss, mass, d, lmin, err, False)
+    if loss.size == 0: return np.zeros(1), 0
+    out = _greedy(*_merged_cells(loss, mass, d/sub), d, sub)
+    k0 = min(out); p = np.zeros(max(out) - k0 + 1)
+    for k, v in out.items(): p[k - k0] += v
+    return p, k0
 
 # %% ../../nbs/04a_pld_build.ipynb #e37e48e7
 class Factor:
@@ -454,7 +545,8 @@ def _dp_pld(fs, upper):
     out = None
     for i, f in enumerate(fs[0]):
         g = fs[-1][i]                                 # the add direction (the same factor if symmetric)
-        add = {} if len(fs) == 1 else dict(rounded_probability_mass_function_add=mk(g), infinity_mass_add=min(g.pinf, 1.0))
+        add = {} if len(fs) == 1 else dict(rounded_probability_mass_function_add=mk(g),
+                                           infinity_mass_add=min(g.pinf, 1.0))
         pl = _pld.PrivacyLossDistribution.create_from_rounded_probability(
             mk(f), min(f.pinf, 1.0), f.d, pessimistic_estimate=upper, symmetric=len(fs) == 1, **add)
         if f.count > 1: pl = pl.self_compose(f.count)
