@@ -436,7 +436,7 @@ def _fft(self):
         Xf = spectrum_power(sp_fft.fft(q, N), f.count)
         W = Xf if W is None else W*Xf
     rho = math.expm1((T - 1)*math.log1p(math.sqrt(2)*gamma(2)))
-    wn = float(np.linalg.norm(W))*(1 + gamma(N))/math.sqrt(N)
+    wn = math.sqrt(float(np.vdot(W, W).real))*(1 + gamma(N + 4))/math.sqrt(N)   # Σ|W|², nonneg terms: γ_{N+4}
     self.E_z = (G*acc + (rho*(1 + rho) + eta*(1 + eta))*wn)*(1 + 1e-6)
     z = sp_fft.ifft(W).real
     idx = self.K0 + np.mod(self.k_lo + np.arange(N) - self.K0, N); order = np.argsort(idx)
