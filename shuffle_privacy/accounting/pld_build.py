@@ -20,6 +20,8 @@ from ..core import check_positive, check_int, check_array, check_probability, Re
 # %% ../../nbs/04a_pld_build.ipynb #a0ec5226
 class FineInterval(float):
     "A grid finer than 1e-7 (down to 1e-12) that the adaptive accountant chose after checking its point count."
+    def __init__(self, x:float, # the grid, in [1e-12, 1] (checked by `check_interval`)
+                ): super().__init__()
 
 def check_interval(d, # value_discretization_interval: in [1e-7, 1], or a `FineInterval` in [1e-12, 1]
                   )->float:
@@ -90,6 +92,7 @@ def gaussian_log_delta_bounds(mu:float, # μ = sensitivity/σ > 0
     up = np.minimum(up, 0.0)
     return (float(lo[0]), float(up[0])) if np.ndim(epsilon) == 0 else (lo, up)
 
+# %% ../../nbs/04a_pld_build.ipynb #f1190847
 def gaussian_delta_bounds(mu:float, # μ = sensitivity/σ > 0
                           epsilon, # ε (scalar or 1-d array of floats)
                           rtol:float=1e-14, # wider intervals are recomputed in mpmath (2 ulps)
@@ -171,6 +174,7 @@ def gaussian_upper_pmf(mu:float, # μ = sensitivity/σ > 0
     p[-1] += math.exp(min(hi_e + special.log_ndtr(-(hi_e + mu*mu/2)/mu) + 1e-10, 0.0))  # e^{ε_hi} Q(L > ε_hi)
     return p*(1 + 4*U), i_lo, pinf
 
+# %% ../../nbs/04a_pld_build.ipynb #289d51bf
 def gaussian_lower_pmf(mu:float, # μ = sensitivity/σ > 0
                        d:float, # grid of the privacy loss
                        k_sd:float=12.0, # standard deviations of the loss kept on the grid
@@ -207,6 +211,7 @@ def rounded_pmf(loss:np.ndarray, # privacy losses (finite ones are used)
     lo = int(k.min()); acc = np.bincount(k - lo, weights=mass)
     return {int(i + lo): float(acc[i]) for i in np.nonzero(acc)[0]}
 
+# %% ../../nbs/04a_pld_build.ipynb #49097811
 def dominate(masses:np.ndarray, # computed masses, each within relative error eta of its exact value
              eta:float, # certified relative error of the masses, >= 0
              upper:bool, # True: return masses >= the exact ones; False: <= the exact ones
@@ -231,8 +236,9 @@ def _prepared(loss, mass, d, lmin, err, up):
     err = np.broadcast_to(np.asarray(err, float), loss.shape)
     keep = (mass > 0) & np.isfinite(loss)
     loss, mass, err = loss[keep], mass[keep], err[keep]
-    if up: loss = np.maximum(loss + err*(1 + 2*U), lmin)
-    else: loss = loss - err*(1 + 2*U); loss, mass = loss[loss >= lmin], mass[loss >= lmin]
+    err = err*(1 + 2*U) + 2*U*np.abs(loss)                    # and the rounding of the sum below
+    if up: loss = np.maximum(loss + err, lmin)
+    else: loss = loss - err; loss, mass = loss[loss >= lmin], mass[loss >= lmin]
     if loss.size: _too_many(float(loss.max() - loss.min()), d)
     return loss, mass
 
@@ -322,7 +328,8 @@ class Factor:
         self.p = p[nz[0]:nz[-1] + 1]; self.i0 = int(i0) + int(nz[0])
         self.pinf, self.d, self.count = float(pinf), float(d), int(count)
         self.l = (self.i0 + np.arange(len(self.p)))*self.d
-    def times(self, k:int)->'Factor':
+    def times(self, k:int, # the factor of the count, >= 1
+             )->'Factor':
         "The same PMF occurring k times as often (shares the arrays)."
         f = Factor.__new__(Factor); f.__dict__.update(self.__dict__); f.count = self.count*k; return f
     def moments(self)->tuple:
@@ -353,6 +360,7 @@ def tilt(f:Factor, # a PMF
     rho = 4*U*(abs(theta)*float(np.max(np.abs(f.l))) + abs(m) + float(np.max(np.abs(np.log(pos)))) + 4)
     return q, m, rho
 
+# %% ../../nbs/04a_pld_build.ipynb #123ddde6
 def saddle(fs:list, # Factors
            eps:float, # target loss
           )->float:
@@ -471,6 +479,7 @@ def _top_mass(self):
     if self.K0 + self.N > self.k_hi: return 0.0
     return math.exp(self._chernoff(self.l_top, True) + self.T*math.log1p(self.rho_q))*(1 + 1e-9)
 
+# %% ../../nbs/04a_pld_build.ipynb #0691d1c7
 def _junk_lower(self):
     "Lower end: what folding adds to the window above ε, from below and from above (Chernoff bounds)."
     below = 0.0 if self.K0 <= self.k_lo else math.exp(min(
@@ -502,7 +511,9 @@ def _sums(self):
     self._A, self._B, self._C = rc(self.a), rc(ae), rc(self.a*np.abs(self.l))
     self._g = 2*gamma(len(self.a) + 4) + 2*U*(float(np.max(np.abs(self.l))) + 4)   # sums and e^{-l} roundings
 
-def _delta(self, epsilon:float)->float:
+# %% ../../nbs/04a_pld_build.ipynb #62e58825
+def _delta(self, epsilon:float, # ε
+          )->float:
     "Certified bound on the exact δ(ε) of the composition: an upper bound if `upper`, else a lower bound."
     if not hasattr(self, '_A'): self._sums()
     j = int(np.searchsorted(self.l, epsilon, 'right'))         # the atoms with l > ε
@@ -515,7 +526,8 @@ def _delta(self, epsilon:float)->float:
     s = A*(1 - g)*(1 - 2*U*(abs(epsilon) + 1)) - E*(1 + 2*U)*B*(1 + g) - 2*U*C*(1 + g)
     return min(max(0.0, (self._inf_mass() + self.F*max(s, 0.0) - self.junk)*(1 - 8*U)), 1.0)
 
-def _epsilon(self, delta:float)->float:
+def _epsilon(self, delta:float, # δ in (0, 1]
+            )->float:
     "Upper: an ε with δ_up(ε) <= δ (so >= the exact ε(δ)); lower: an ε' with δ_lo(ε') > δ (so <= the exact ε(δ))."
     lo, hi = 0.0, self.l_top
     if self.upper and self.delta(hi) > delta: return math.inf
@@ -589,7 +601,8 @@ def _cat(a, b):
     if len(b) == 1 and len(a) == 2: b = b*2
     return tuple(tuple(x) + tuple(y) for x, y in zip(a, b))
 
-def _compose(self, other:'PldPair')->'PldPair':
+def _compose(self, other:'PldPair', # a pair on the same grid
+            )->'PldPair':
     "The composition of two pairs on the same grid: their factors, direction by direction."
     if abs(self.d - other.d) > 1e-12*self.d:
         raise ValueError(f'cannot compose PLDs on different grids ({self.d:g} and {other.d:g})')
@@ -597,7 +610,8 @@ def _compose(self, other:'PldPair')->'PldPair':
                    lower_certified=self.lower_certified and other.lower_certified,
                    fft_budget=min(self.fft_budget, other.fft_budget))
 
-def _self_compose(self, count:int)->'PldPair':
+def _self_compose(self, count:int, # number of runs, >= 1
+                 )->'PldPair':
     "The pair composed `count` times with itself: every factor's count multiplied."
     count = check_int('count', count, lo=1)
     t = lambda side: tuple(tuple(f.times(count) for f in fs) for fs in side)

@@ -107,6 +107,7 @@ def _conv(A, B):
     L.low = [(o, v) for o, v in ((B.off, A.z0*B.p), (A.off, B.z0*A.p)) if v.size and v.sum() > 0]
     return L
 
+# %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #aa45b64d
 def _cut(L, F, C, kind):
     "Mass below F and above C moved to atoms by the rounding rule of `kind`; the window is trimmed to [F, C]."
     h = L.h
@@ -196,6 +197,7 @@ class _GLaw:
     def values(self): return self.x
     def mean(self): return float((self.p*self.x).sum()) + self.exc
 
+# %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #d99dc03a
 class _Acc:
     "Atoms binned on a grid g > 0 (cells [0, g_0), [g_j-1, g_j), [g_-1, inf)): mass and moment about the left end."
     def __init__(self, g, uniform=None):
@@ -227,6 +229,7 @@ class _Acc:
         keep = m > 0
         return _GLaw(self.left[keep] + d[keep]/m[keep], m[keep])
 
+# %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #8d40233d
 def _project(L, g, kind):
     "L projected on the grid g: a spread (upper) or a contraction (lower)."
     acc = _Acc(g); acc.add(L.x, L.p); return acc.law(kind, L.exc)
@@ -257,6 +260,7 @@ def _design(L, m):
     A = np.r_[0.0, np.cumsum(D)]
     return m*np.exp(np.unique(np.interp(np.linspace(0.0, A[-1], _GRID_POINTS), A, u)))
 
+# %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #72dbe712
 def _sum_grid(A, B, m):
     "Provisional grid for A + B, uniform in log scale over the sum's core (bisection on its exact Q-cdf and tail)."
     xa, pa, xb, pb = A.x, A.p, B.x, B.p
@@ -310,6 +314,7 @@ def _gsingle(sigma, kind, cells=20000):
         k = q > 0; L = _GLaw(mu[k]/q[k], q[k])
     return _project(L, _design(L, 1.0), kind)
 
+# %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #1c7cdbd3
 @functools.lru_cache(maxsize=256)
 def _log_pow2(sigma, kind, i):
     "Law of 2^i copies of W (cached: check-in's buckets and the subsampled mixtures share them)."
@@ -383,6 +388,7 @@ def shuffle_gaussian_delta_bounds(num_users:int, # n >= 1
         up = np.minimum(np.maximum(fwd(U) + U.exc/n, rev(U)), 1.0)
     return (float(lo[0]), float(up[0])) if np.ndim(epsilon) == 0 else (lo, up)
 
+# %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #5707b9d4
 def shuffle_gaussian_log_delta_bounds(num_users:int, # n >= 1
                                       noise_multiplier:float, # σ / width of the data interval, in [0.05, 1e4]
                                       epsilon, # ε >= 0 (scalar or 1-d array)

@@ -106,6 +106,7 @@ def _bucket_edges(a, b, mu, nb):
     e = np.clip(np.round(mu + H*np.sign(v)*v*v), a, b + 1).astype(np.int64)
     return np.unique(np.r_[a, e, b + 1])
 
+# %% ../../../nbs/13_subsampled_checkin_pld.ipynb #d96c2e22
 def shuffled_checkin_pld(num_users:int, # n >= 1
                          probability:float, # p in (0, 1], each user's check-in probability
                          *, noise_multiplier:float, # σ / width of the data interval, in [0.05, 1e4]
@@ -135,6 +136,7 @@ def shuffled_checkin_pld(num_users:int, # n >= 1
     return _mixture_pair(s, up, lo, d, zero_up=w0*(1 + 1e-10), zero_lo=(w0 + tail)*(1 - 1e-10),
                          inf_up=tail*(1 + 1e-10) + 1e-300)
 
+# %% ../../../nbs/13_subsampled_checkin_pld.ipynb #70398a0e
 @pld_of.register
 def _(event:ShuffledCheckInEvent, value_discretization_interval):
     return shuffled_checkin_pld(event.num_users, event.probability, noise_multiplier=event.noise_multiplier,
