@@ -114,11 +114,12 @@ def test_adaptive_grid_meets_one_percent(n, s, delta):
         assert lo*(1 - 0.01) <= e_gdp <= up*(1 + 0.01), (lo, e_gdp, up)
 
 def test_adaptive_grid_composition_and_fixed_grid():
-    "1000 rounds: the adaptive default is within 1%; a fixed grid keeps dp_accounting's behaviour (wider)."
+    """100 rounds: the adaptive default is within 1%, and so is the fixed grid 1e-4 (spread and contraction lose no
+    grid step per round; rounding the losses lost more than half the interval there)."""
     ev = sp.ShuffleGaussianEvent(60_000, 9.48)
     lo, up = sp.PldAccountant().compose(ev, 100).get_epsilon_bounds(1e-5)
     flo, fup = sp.PldAccountant(value_discretization_interval=1e-4).compose(ev, 100).get_epsilon_bounds(1e-5)
-    assert up - lo <= 0.01*up and flo <= lo <= up <= fup and fup - flo > 0.5*fup
+    assert up - lo <= 0.01*up and flo <= lo <= up <= fup and fup - flo <= 0.01*fup
     assert sp.PldAccountant().compose(ev, 100).get_delta(up) <= 1e-5*(1 + 1e-9)
 
 def test_sigma_1_5_from_five_users():

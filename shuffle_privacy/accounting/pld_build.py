@@ -6,8 +6,8 @@ rounding in the safe direction, and `PldPair`, whose composition carries a prove
 # %% auto #0
 __all__ = ['U', 'KAPPA_FFT', 'K_ERFCX', 'GL_K', 'GL_C', 'FineInterval', 'check_interval', 'gamma', 'fft_eta',
            'gaussian_log_delta_bounds', 'gaussian_delta_bounds', 'gaussian_upper_pmf', 'gaussian_lower_pmf',
-           'rounded_pmf', 'dominate', 'Factor', 'log_mgf', 'tilt', 'saddle', 'spectrum_power', 'Tilted', 'PldPair',
-           'pair_from_pmfs', 'gaussian_pair']
+           'rounded_pmf', 'dominate', 'spread_pmf', 'contract_pmf', 'Factor', 'log_mgf', 'tilt', 'saddle',
+           'spectrum_power', 'Tilted', 'PldPair', 'pair_from_pmfs', 'gaussian_pair']
 
 # %% ../../nbs/04a_pld_build.ipynb #3b1eaaad
 import math, functools
@@ -20,6 +20,8 @@ from ..core import check_positive, check_int, check_array, check_probability, Re
 # %% ../../nbs/04a_pld_build.ipynb #a0ec5226
 class FineInterval(float):
     "A grid finer than 1e-7 (down to 1e-12) that the adaptive accountant chose after checking its point count."
+    def __init__(self, x:float, # the grid, in [1e-12, 1] (checked by `check_interval`)
+                ): super().__init__()
 
 def check_interval(d, # value_discretization_interval: in [1e-7, 1], or a `FineInterval` in [1e-12, 1]
                   )->float:
@@ -90,6 +92,7 @@ def gaussian_log_delta_bounds(mu:float, # μ = sensitivity/σ > 0
     up = np.minimum(up, 0.0)
     return (float(lo[0]), float(up[0])) if np.ndim(epsilon) == 0 else (lo, up)
 
+# %% ../../nbs/04a_pld_build.ipynb #f1190847
 def gaussian_delta_bounds(mu:float, # μ = sensitivity/σ > 0
                           epsilon, # ε (scalar or 1-d array of floats)
                           rtol:float=1e-14, # wider intervals are recomputed in mpmath (2 ulps)
@@ -171,6 +174,7 @@ def gaussian_upper_pmf(mu:float, # μ = sensitivity/σ > 0
     p[-1] += math.exp(min(hi_e + special.log_ndtr(-(hi_e + mu*mu/2)/mu) + 1e-10, 0.0))  # e^{ε_hi} Q(L > ε_hi)
     return p*(1 + 4*U), i_lo, pinf
 
+# %% ../../nbs/04a_pld_build.ipynb #289d51bf
 def gaussian_lower_pmf(mu:float, # μ = sensitivity/σ > 0
                        d:float, # grid of the privacy loss
                        k_sd:float=12.0, # standard deviations of the loss kept on the grid
@@ -207,6 +211,7 @@ def rounded_pmf(loss:np.ndarray, # privacy losses (finite ones are used)
     lo = int(k.min()); acc = np.bincount(k - lo, weights=mass)
     return {int(i + lo): float(acc[i]) for i in np.nonzero(acc)[0]}
 
+# %% ../../nbs/04a_pld_build.ipynb #49097811
 def dominate(masses:np.ndarray, # computed masses, each within relative error eta of its exact value
              eta:float, # certified relative error of the masses, >= 0
              upper:bool, # True: return masses >= the exact ones; False: <= the exact ones
@@ -215,6 +220,98 @@ def dominate(masses:np.ndarray, # computed masses, each within relative error et
     eta = check_probability('eta', eta, closed=True)
     f = math.exp(eta)*(1 + 4*U) if upper else math.exp(-eta)*(1 - 4*U)
     return np.asarray(masses, float)*f
+
+# %% ../../nbs/04a_pld_build.ipynb #745f6ac9
+def _cells(loss, d, up):
+    "Grid cell k of each loss and an offset t* >= (up) or <= (lower) the exact loss - kd (see above)."
+    k = np.floor(loss/d); t = loss - k*d; tau = 2*U*(np.abs(k*d) + 2*np.abs(t))   # |t - (loss - kd)| <= tau
+    k += (t + tau > d) if up else -1.0*(t - tau < 0)                   # within tau of a cell's end: the next cell
+    t = loss - k*d; tau = 2*U*(np.abs(k*d) + 2*np.abs(t))
+    if up: return k.astype(np.int64), np.maximum(t + tau, 0.0)*(1 + 4*U)
+    return k.astype(np.int64), np.maximum((t - tau)*(1 - 4*U), 0.0)
+
+def _prepared(loss, mass, d, lmin, err, up):
+    "Finite losses with positive mass, moved by their error bound `err` the safe way, floored at lmin (see above)."
+    loss, mass = np.asarray(loss, float), np.asarray(mass, float)
+    err = np.broadcast_to(np.asarray(err, float), loss.shape)
+    keep = (mass > 0) & np.isfinite(loss)
+    loss, mass, err = loss[keep], mass[keep], err[keep]
+    err = err*(1 + 2*U) + 2*U*np.abs(loss)                    # and the rounding of the sum below
+    if up: loss = np.maximum(loss + err, lmin)
+    else: loss = loss - err; loss, mass = loss[loss >= lmin], mass[loss >= lmin]
+    if loss.size: _too_many(float(loss.max() - loss.min()), d)
+    return loss, mass
+
+# %% ../../nbs/04a_pld_build.ipynb #ca2c2226
+def spread_pmf(loss:np.ndarray, # privacy losses (the finite ones with positive mass are used)
+               mass:np.ndarray, # their masses >= 0
+               *, d:float, # grid
+               lmin:float, # losses below it are raised to it
+               err=0.0, # bound on the absolute float error of each loss (scalar or array), added to it
+              )->tuple: # (masses, i0): atom i at loss (i0 + i) d
+    "Each atom split between its two grid neighbours, keeping its mass and its mean of e^{-loss}: a dominating PMF."
+    d = check_interval(d)
+    loss, mass = _prepared(loss, mass, d, lmin, err, True)
+    if loss.size == 0: return np.zeros(1), 0
+    k, t = _cells(loss, d, True)
+    b = np.minimum(mass*(np.expm1(-t)/math.expm1(-d))*(1 + 16*U), mass)   # the share at (k + 1) d, rounded up
+    a = (mass - b)*(1 + 2*U)                                                 # >= the exact rest, at k d
+    k0 = int(k.min()); n = int(k.max()) - k0 + 2
+    p = np.bincount(k - k0, a, minlength=n) + np.bincount(k + 1 - k0, b, minlength=n)
+    return p*(1 + gamma(2*len(k) + 4)), k0
+
+# %% ../../nbs/04a_pld_build.ipynb #b526749c
+def _merged_cells(loss, mass, h):
+    "One atom per cell [kh, (k+1)h): (k, mass rounded down, ȳ >= the P-mean of e^{-(loss - kh)}), k descending."
+    k, t = _cells(loss, h, False)
+    y = np.minimum(np.exp(-t)*(1 + 4*U), 1.0)
+    k0 = int(k.min()); j = k - k0
+    M, Y = np.bincount(j, mass), np.bincount(j, mass*y)
+    g = gamma(len(k) + 4); nz = np.nonzero(M > 0)[0][::-1]
+    ybar = np.minimum(Y[nz]/M[nz]*(1 + 2*g + 4*U), 1.0)
+    return (nz + k0).tolist(), (M[nz]*(1 - g)).tolist(), ybar.tolist()
+
+# %% ../../nbs/04a_pld_build.ipynb #a3b03768
+def _den(a, d):
+    "An upper bound on e^a - 1 for a computed a = log(x_i/x_t) (absolute error <= 2u(|a| + 2d)); inf past 700."
+    return math.inf if a > 700 else math.expm1(a)*(1 + 8*U) + 8*U*(abs(a) + 2*d)*(math.exp(a) + 1)
+
+
+# %% ../../nbs/04a_pld_build.ipynb #5a1e7c3d
+def _greedy(ks, ms, ys, d, S):
+    "Groups of the sub-cell atoms (k descending, cells d/S) whose mean of e^{-loss} is at most a grid point's."
+    out, i, n, h = {}, 0, len(ks), d/S
+    while i < n:
+        kt, gm, c, neg = ks[i]//S, ms[i], 1, 0.0      # target: the grid point at or below the first atom (x <= x_t)
+        pos = ms[i]*max(-_den((kt*S - ks[i])*h + math.log(ys[i]), d), 0.0)   # <= m (1 - x/x_t)
+        i += 1
+        while i < n:
+            den = _den((kt*S - ks[i])*h + math.log(ys[i]), d)        # >= x_i/x_t - 1
+            if den <= 0: pos -= ms[i]*den; gm += ms[i]; c += 1; i += 1; continue
+            g = gamma(c + 6)
+            D = pos*(1 - g) - neg*(1 + g) - 4*U*(pos + neg)            # <= Σ m (1 - x/x_t) over the group
+            f = max(D/den*(1 - 4*U), 0.0)                              # <= the share that keeps the mean <= x_t
+            if f < ms[i]: gm += f; ms[i] = (ms[i] - f)*(1 - 2*U); break   # the rest starts the next group
+            neg += ms[i]*den; gm += ms[i]; c += 1; i += 1
+        out[kt] = out.get(kt, 0.0) + gm*(1 - gamma(c + 2))
+    return out
+
+# %% ../../nbs/04a_pld_build.ipynb #e0adeb4d
+def contract_pmf(loss:np.ndarray, # privacy losses (the finite ones with positive mass are used)
+                 mass:np.ndarray, # their masses >= 0
+                 *, d:float, # grid
+                 lmin:float, # losses below it are dropped
+                 err=0.0, # bound on the absolute float error of each loss (scalar or array), subtracted from it
+                 sub:int=8, # atoms are first merged within cells of d/sub
+                )->tuple: # (masses, i0): atom i at loss (i0 + i) d
+    "Atoms merged into groups whose mean of e^{-loss} is at most a grid point's (a post-processing): a dominated PMF."
+    d, sub = check_interval(d), check_int('sub', sub, lo=1, hi=64)
+    loss, mass = _prepared(loss, mass, d, lmin, err, False)
+    if loss.size == 0: return np.zeros(1), 0
+    out = _greedy(*_merged_cells(loss, mass, d/sub), d, sub)
+    k0 = min(out); p = np.zeros(max(out) - k0 + 1)
+    for k, v in out.items(): p[k - k0] += v
+    return p, k0
 
 # %% ../../nbs/04a_pld_build.ipynb #e37e48e7
 class Factor:
@@ -231,7 +328,8 @@ class Factor:
         self.p = p[nz[0]:nz[-1] + 1]; self.i0 = int(i0) + int(nz[0])
         self.pinf, self.d, self.count = float(pinf), float(d), int(count)
         self.l = (self.i0 + np.arange(len(self.p)))*self.d
-    def times(self, k:int)->'Factor':
+    def times(self, k:int, # the factor of the count, >= 1
+             )->'Factor':
         "The same PMF occurring k times as often (shares the arrays)."
         f = Factor.__new__(Factor); f.__dict__.update(self.__dict__); f.count = self.count*k; return f
     def moments(self)->tuple:
@@ -262,6 +360,7 @@ def tilt(f:Factor, # a PMF
     rho = 4*U*(abs(theta)*float(np.max(np.abs(f.l))) + abs(m) + float(np.max(np.abs(np.log(pos)))) + 4)
     return q, m, rho
 
+# %% ../../nbs/04a_pld_build.ipynb #123ddde6
 def saddle(fs:list, # Factors
            eps:float, # target loss
           )->float:
@@ -345,7 +444,7 @@ def _fft(self):
         Xf = spectrum_power(sp_fft.fft(q, N), f.count)
         W = Xf if W is None else W*Xf
     rho = math.expm1((T - 1)*math.log1p(math.sqrt(2)*gamma(2)))
-    wn = float(np.linalg.norm(W))*(1 + gamma(N))/math.sqrt(N)
+    wn = math.sqrt(float(np.vdot(W, W).real))*(1 + gamma(N + 4))/math.sqrt(N)   # Σ|W|², nonneg terms: γ_{N+4}
     self.E_z = (G*acc + (rho*(1 + rho) + eta*(1 + eta))*wn)*(1 + 1e-6)
     z = sp_fft.ifft(W).real
     idx = self.K0 + np.mod(self.k_lo + np.arange(N) - self.K0, N); order = np.argsort(idx)
@@ -380,6 +479,7 @@ def _top_mass(self):
     if self.K0 + self.N > self.k_hi: return 0.0
     return math.exp(self._chernoff(self.l_top, True) + self.T*math.log1p(self.rho_q))*(1 + 1e-9)
 
+# %% ../../nbs/04a_pld_build.ipynb #0691d1c7
 def _junk_lower(self):
     "Lower end: what folding adds to the window above ε, from below and from above (Chernoff bounds)."
     below = 0.0 if self.K0 <= self.k_lo else math.exp(min(
@@ -411,7 +511,9 @@ def _sums(self):
     self._A, self._B, self._C = rc(self.a), rc(ae), rc(self.a*np.abs(self.l))
     self._g = 2*gamma(len(self.a) + 4) + 2*U*(float(np.max(np.abs(self.l))) + 4)   # sums and e^{-l} roundings
 
-def _delta(self, epsilon:float)->float:
+# %% ../../nbs/04a_pld_build.ipynb #62e58825
+def _delta(self, epsilon:float, # ε
+          )->float:
     "Certified bound on the exact δ(ε) of the composition: an upper bound if `upper`, else a lower bound."
     if not hasattr(self, '_A'): self._sums()
     j = int(np.searchsorted(self.l, epsilon, 'right'))         # the atoms with l > ε
@@ -424,7 +526,8 @@ def _delta(self, epsilon:float)->float:
     s = A*(1 - g)*(1 - 2*U*(abs(epsilon) + 1)) - E*(1 + 2*U)*B*(1 + g) - 2*U*C*(1 + g)
     return min(max(0.0, (self._inf_mass() + self.F*max(s, 0.0) - self.junk)*(1 - 8*U)), 1.0)
 
-def _epsilon(self, delta:float)->float:
+def _epsilon(self, delta:float, # δ in (0, 1]
+            )->float:
     "Upper: an ε with δ_up(ε) <= δ (so >= the exact ε(δ)); lower: an ε' with δ_lo(ε') > δ (so <= the exact ε(δ))."
     lo, hi = 0.0, self.l_top
     if self.upper and self.delta(hi) > delta: return math.inf
@@ -454,7 +557,8 @@ def _dp_pld(fs, upper):
     out = None
     for i, f in enumerate(fs[0]):
         g = fs[-1][i]                                 # the add direction (the same factor if symmetric)
-        add = {} if len(fs) == 1 else dict(rounded_probability_mass_function_add=mk(g), infinity_mass_add=min(g.pinf, 1.0))
+        add = {} if len(fs) == 1 else dict(rounded_probability_mass_function_add=mk(g),
+                                           infinity_mass_add=min(g.pinf, 1.0))
         pl = _pld.PrivacyLossDistribution.create_from_rounded_probability(
             mk(f), min(f.pinf, 1.0), f.d, pessimistic_estimate=upper, symmetric=len(fs) == 1, **add)
         if f.count > 1: pl = pl.self_compose(f.count)
@@ -497,7 +601,8 @@ def _cat(a, b):
     if len(b) == 1 and len(a) == 2: b = b*2
     return tuple(tuple(x) + tuple(y) for x, y in zip(a, b))
 
-def _compose(self, other:'PldPair')->'PldPair':
+def _compose(self, other:'PldPair', # a pair on the same grid
+            )->'PldPair':
     "The composition of two pairs on the same grid: their factors, direction by direction."
     if abs(self.d - other.d) > 1e-12*self.d:
         raise ValueError(f'cannot compose PLDs on different grids ({self.d:g} and {other.d:g})')
@@ -505,7 +610,8 @@ def _compose(self, other:'PldPair')->'PldPair':
                    lower_certified=self.lower_certified and other.lower_certified,
                    fft_budget=min(self.fft_budget, other.fft_budget))
 
-def _self_compose(self, count:int)->'PldPair':
+def _self_compose(self, count:int, # number of runs, >= 1
+                 )->'PldPair':
     "The pair composed `count` times with itself: every factor's count multiplied."
     count = check_int('count', count, lo=1)
     t = lambda side: tuple(tuple(f.times(count) for f in fs) for fs in side)

@@ -44,6 +44,8 @@ EXEMPT = {
     M + 'gamma': "Higham's γ_n, a float-error constant of the proofs (kernel, tested in notebook 04a)",
     M + 'fft_eta': 'the FFT error constant of assumption A1 (kernel; tested against an 80-bit DFT in notebook 04a)',
     M + 'rounded_pmf': 'array kernel: rounds (loss, mass) arrays onto a grid; its callers validate; tested in 04a',
+    M + 'spread_pmf': 'array kernel: spreads (loss, mass) arrays onto a grid; its callers validate; tested in 04a',
+    M + 'contract_pmf': 'array kernel: contracts (loss, mass) arrays onto a grid; its callers validate; tested in 04a',
     M + 'Factor': 'a record (PMF, grid index, mass at +inf, count); exercised by test_pld_certified.py',
     M + 'log_mgf': 'kernel on a Factor (log-sum-exp); tested in notebook 04a',
     M + 'tilt': 'kernel on a Factor; tested through Tilted against an exact mpmath convolution',

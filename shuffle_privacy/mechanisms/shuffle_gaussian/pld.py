@@ -19,7 +19,8 @@ from ...core import (check_int, check_positive, check_nonnegative, check_array, 
                                   monotone_search)
 from ...accounting.pld import PldPair, pld_of, check_interval
 from ...accounting.pld_build import (gaussian_pair, gaussian_delta_bounds, gaussian_log_delta_bounds,
-                                                 rounded_pmf, pair_from_pmfs)
+                                                 rounded_pmf, pair_from_pmfs, spread_pmf,
+                                                 contract_pmf, dominate, gamma)
 from .rdp import ShuffleGaussianEvent
 
 # %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #9cf7e110
@@ -106,6 +107,7 @@ def _conv(A, B):
     L.low = [(o, v) for o, v in ((B.off, A.z0*B.p), (A.off, B.z0*A.p)) if v.size and v.sum() > 0]
     return L
 
+# %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #aa45b64d
 def _cut(L, F, C, kind):
     "Mass below F and above C moved to atoms by the rounding rule of `kind`; the window is trimmed to [F, C]."
     h = L.h
@@ -195,6 +197,7 @@ class _GLaw:
     def values(self): return self.x
     def mean(self): return float((self.p*self.x).sum()) + self.exc
 
+# %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #d99dc03a
 class _Acc:
     "Atoms binned on a grid g > 0 (cells [0, g_0), [g_j-1, g_j), [g_-1, inf)): mass and moment about the left end."
     def __init__(self, g, uniform=None):
@@ -226,6 +229,7 @@ class _Acc:
         keep = m > 0
         return _GLaw(self.left[keep] + d[keep]/m[keep], m[keep])
 
+# %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #8d40233d
 def _project(L, g, kind):
     "L projected on the grid g: a spread (upper) or a contraction (lower)."
     acc = _Acc(g); acc.add(L.x, L.p); return acc.law(kind, L.exc)
@@ -256,6 +260,7 @@ def _design(L, m):
     A = np.r_[0.0, np.cumsum(D)]
     return m*np.exp(np.unique(np.interp(np.linspace(0.0, A[-1], _GRID_POINTS), A, u)))
 
+# %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #72dbe712
 def _sum_grid(A, B, m):
     "Provisional grid for A + B, uniform in log scale over the sum's core (bisection on its exact Q-cdf and tail)."
     xa, pa, xb, pb = A.x, A.p, B.x, B.p
@@ -272,14 +277,25 @@ def _sum_grid(A, B, m):
     u = np.linspace(math.log(a), math.log(b), _FINE_POINTS)
     return np.exp(u), (float(u[0]), float(u[1] - u[0]))
 
+# %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #b1a5e2f0
+def _bin_pairs(acc, A, B):
+    "Bin every sum a + b with weight p_a p_b; when A is B, each unordered pair once with its weight doubled (exact)."
+    sym = A is B
+    rows = 128 if sym else max(1, _PAIRS//len(B.x))
+    for i in range(0, len(A.x), rows):
+        c0 = i if sym else 0
+        s, w = A.x[i:i + rows, None] + B.x[None, c0:], A.p[i:i + rows, None]*B.p[None, c0:]
+        if sym:                                          # columns before the row: the pair was binned already
+            k = np.arange(w.shape[0])[:, None] - np.arange(w.shape[1])[None, :]
+            w = np.where(k > 0, 0.0, np.where(k == 0, w, 2*w))
+        acc.add(s.ravel(), w.ravel())
+
 # %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #ec6e62e7
 def _gconv(A, B, kind):
     "Law of A + B from all pairwise sums: binned on the provisional grid, then projected on a designed one."
     m = A.mean() - A.exc + B.mean() - B.exc
     acc = _Acc(*_sum_grid(A, B, m))
-    rows = max(1, _PAIRS//len(B.x))
-    for i in range(0, len(A.x), rows):
-        acc.add((A.x[i:i + rows, None] + B.x[None, :]).ravel(), (A.p[i:i + rows, None]*B.p[None, :]).ravel())
+    _bin_pairs(acc, A, B)
     L = acc.law(kind, A.exc + B.exc)
     t = float(L.p.sum())
     if (t < 1) if kind == UPPER else (t > 1): L.p = L.p/t      # rounding: never let the mass compound as (1 + u)^n
@@ -298,6 +314,7 @@ def _gsingle(sigma, kind, cells=20000):
         k = q > 0; L = _GLaw(mu[k]/q[k], q[k])
     return _project(L, _design(L, 1.0), kind)
 
+# %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #1c7cdbd3
 @functools.lru_cache(maxsize=256)
 def _log_pow2(sigma, kind, i):
     "Law of 2^i copies of W (cached: check-in's buckets and the subsampled mixtures share them)."
@@ -315,11 +332,14 @@ def _log_sum_law(n, sigma, kind):
 # %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #3c29f28d
 _LATTICE_MIN_SIGMA = 2.0     # below it the lattice's interval can exceed 1% (measured: 1.02% at σ = 1.5, n = 60000)
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=1024)   # laws do not depend on the grid: refinements and check-in buckets reuse them
 def _cached_law(n, sigma, kind, log):
     return _log_sum_law(n, sigma, kind) if log else _lattice_sum_law(n, sigma, kind)
 
-def sum_law(n, sigma, kind):
+def sum_law(n:int, # number of users >= 1
+            sigma:float, # noise multiplier σ > 0
+            kind:str, # UPPER, LOWER_FORWARD or LOWER_REVERSE
+           ):
     "Law of S_n for one end (read-only, cached): the lattice from its σ bound on, the log-scale grid below it."
     log = sigma < _LATTICE_MIN_SIGMA
     return _cached_law(n, sigma, (UPPER if kind == UPPER else LOWER_FORWARD) if log else kind, log)
@@ -327,7 +347,10 @@ def sum_law(n, sigma, kind):
 # %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #19122e98
 _SIGMA_RANGE = (0.05, 1e4)
 
-def check_shuffle_gaussian(num_users, noise_multiplier):
+def check_shuffle_gaussian(num_users, # n, an int in [1, 1e12]
+                           noise_multiplier, # σ, in [0.05, 1e4]
+                          )->tuple: # (n, σ) validated
+    "Validate the shuffle Gaussian's parameters for its PLD (ValueError naming the parameter and its range)."
     n = check_int('num_users', num_users, lo=1, hi=10**12)
     s = check_positive('noise_multiplier', noise_multiplier)
     if not _SIGMA_RANGE[0] <= s <= _SIGMA_RANGE[1]:
@@ -335,13 +358,16 @@ def check_shuffle_gaussian(num_users, noise_multiplier):
                          f'Gaussian PLD; got {s!r}')
     return n, s
 
-def gaussian_delta(mu, e):
+def gaussian_delta(mu, # μ = sensitivity/σ > 0
+                   e, # ε (array)
+                  ):
     "Exact δ(ε) of the Gaussian mechanism, μ = sensitivity/σ (both directions): Φ(a)(1 - e^{ε + log Φ(b) - log Φ(a)})."
     la, lb = special.log_ndtr(mu/2 - e/mu), special.log_ndtr(-mu/2 - e/mu)
     with np.errstate(invalid='ignore'): t = np.minimum(e + lb - la, 0.0)       # nan where Φ(a) underflows to 0
     d = np.where(np.isfinite(la), np.exp(la)*-np.expm1(t), 0.0)
     return np.clip(d, 0.0, 1.0) + 0.0                                              # + 0.0: no -0.0
 
+# %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #f4b6c8e2
 def shuffle_gaussian_delta_bounds(num_users:int, # n >= 1
                                   noise_multiplier:float, # σ / width of the data interval, in [0.05, 1e4]
                                   epsilon, # ε >= 0 (scalar or 1-d array)
@@ -362,6 +388,7 @@ def shuffle_gaussian_delta_bounds(num_users:int, # n >= 1
         up = np.minimum(np.maximum(fwd(U) + U.exc/n, rev(U)), 1.0)
     return (float(lo[0]), float(up[0])) if np.ndim(epsilon) == 0 else (lo, up)
 
+# %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #5707b9d4
 def shuffle_gaussian_log_delta_bounds(num_users:int, # n >= 1
                                       noise_multiplier:float, # σ / width of the data interval, in [0.05, 1e4]
                                       epsilon, # ε >= 0 (scalar or 1-d array)
@@ -378,7 +405,8 @@ def shuffle_gaussian_log_delta_bounds(num_users:int, # n >= 1
 # %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #f93119a4
 _MAX_PLD_POINTS = 5*10**6     # values per direction of a PLD (dp_accounting holds them as dense float64 arrays)
 
-def loss_floor(lmax):
+def loss_floor(lmax:float, # the largest finite loss of the upper PMF
+              )->float: # the floor, in [-40, -1]
     "Losses below it are raised (upper) or dropped (lower): their mass is at most e^floor (e^-40 < 5e-18)."
     return -max(1.0, min(3*lmax, 40.0))
 
@@ -389,7 +417,11 @@ def _too_many(span, d):
                                  f'{span/d:.3g} values (> {_MAX_PLD_POINTS:.0e}); use value_discretization_interval '
                                  f'>= {span/_MAX_PLD_POINTS:.2g} instead')
 
-def gaussian_pld_pair(sigma, d, q=None):
+# %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #2b0d27f4
+def gaussian_pld_pair(sigma:float, # noise multiplier σ > 0 (sensitivity 1)
+                      d:float, # grid of the privacy loss
+                      q:float|None=None, # None, or the Poisson sampling probability (dp_accounting's PLDs)
+                     )->PldPair:
     "The Gaussian PLD pair: certified (notebook 04a) without sampling; dp_accounting's with sampling probability q."
     if q is None: return gaussian_pair(sigma, d)
     _too_many(20.0/sigma, d)
@@ -397,16 +429,12 @@ def gaussian_pld_pair(sigma, d, q=None):
                                                  value_discretization_interval=d, sampling_prob=q)
     return PldPair(mk(True), mk(False))
 
-def _as_array(pmf):
-    "(masses, i0) of a dict grid index -> mass."
-    ks = np.fromiter(pmf.keys(), np.int64); v = np.fromiter(pmf.values(), float)
-    p = np.zeros(int(ks.max() - ks.min()) + 1); p[ks - ks.min()] = v
-    return p, int(ks.min())
-
+# %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #328be24e
 def _loss_parts(L, n):
+    "Forward losses log(s/n), P-masses, Q-masses, the Q-mass at s = 0, and a bound on each loss's float error."
     s = L.values(); x = s/n
     with np.errstate(divide='ignore'): l = np.log(x)
-    return l, x*L.p, L.p, L.z0 + float(L.p[s == 0].sum())
+    return l, x*L.p, L.p, L.z0 + float(L.p[s == 0].sum()), gamma(4)*(np.abs(l) + 1)
 
 def shuffle_gaussian_pld(num_users:int, # n >= 1
                          noise_multiplier:float, # σ / width of the data interval, in [0.05, 1e4]
@@ -416,17 +444,16 @@ def shuffle_gaussian_pld(num_users:int, # n >= 1
     n, s = check_shuffle_gaussian(num_users, noise_multiplier)
     d = check_interval(value_discretization_interval)
     if n == 1: return gaussian_pair(s, d)                    # one user: the Gaussian mechanism (certified, 04a)
-    U, F, R = (sum_law(n, s, k) for k in (UPPER, LOWER_FORWARD, LOWER_REVERSE))
-    lU, pU, qU, zU = _loss_parts(U, n)
+    Lu, F, R = (sum_law(n, s, k) for k in (UPPER, LOWER_FORWARD, LOWER_REVERSE))
+    lU, pU, qU, zU, eU = _loss_parts(Lu, n)
     lmin = loss_floor(float(np.max(lU[np.isfinite(lU) & (qU > 0)])))
-    lF, pF, _, _ = _loss_parts(F, n); lR, _, qR, zR = _loss_parts(R, n)
-    up = [(*_as_array(rounded_pmf(lU, pU, d=d, up=True, lmin=lmin)), min(U.exc/n, 1.0)),
-          (*_as_array(rounded_pmf(-lU, qU, d=d, up=True, lmin=lmin)), zU)]
-    lo = [(*_as_array(rounded_pmf(lF, pF, d=d, up=False, lmin=lmin)), 0.0), (*_as_array(rounded_pmf(-lR, qR, d=d, up=False, lmin=lmin)), zR)]
-    return pair_from_pmfs(up, lo, d=d)
+    lF, pF, _, _, eF = _loss_parts(F, n); lR, _, qR, zR, eR = _loss_parts(R, n)
+    up = [(*spread_pmf(lU, dominate(pU, 0.0, True), d=d, lmin=lmin, err=eU), min(Lu.exc/n, 1.0)),
+          (*spread_pmf(-lU, qU, d=d, lmin=lmin, err=eU), zU)]
+    lo = [(*contract_pmf(lF, dominate(pF, 0.0, False), d=d, lmin=lmin, err=eF), 0.0),
+          (*contract_pmf(-lR, qR, d=d, lmin=lmin, err=eR), zR)]
+    return pair_from_pmfs(up, lo, d=d, lower_certified=True)   # an actual neighbouring pair: see above
 
 @pld_of.register
 def _(event:ShuffleGaussianEvent, value_discretization_interval):
     return shuffle_gaussian_pld(event.num_users, event.noise_multiplier, value_discretization_interval)
-
-

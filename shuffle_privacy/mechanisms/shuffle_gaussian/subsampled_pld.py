@@ -11,54 +11,60 @@ __all__ = ['subsampled_shuffle_gaussian_pld', 'shuffled_checkin_pld']
 import math
 import numpy as np
 from scipy import stats
-from dp_accounting.pld import privacy_loss_distribution as _pld
 from ...core import check_int, check_probability
 from ...accounting.pld import PldPair, pld_of, check_interval
+from ...accounting.pld_build import spread_pmf, contract_pmf, dominate, gamma, pair_from_pmfs
 from .pld import (UPPER, LOWER_FORWARD, LOWER_REVERSE, sum_law,
-                                                             rounded_pmf, check_shuffle_gaussian,
-                                                             loss_floor, gaussian_pld_pair, gaussian_delta)
+                                                             check_shuffle_gaussian, loss_floor, gaussian_pld_pair)
 from .subsampled import SubsampledShuffleGaussianEvent, ShuffledCheckInEvent
 
 # %% ../../../nbs/13_subsampled_checkin_pld.ipynb #bdc90272
 def _ratio_parts(L, m, q):
-    "Loss log g(S/m), its P'-mass and Q-mass, and P'-mass at +inf loss, for S ~ L and g(w) = 1 - q + q w."
+    "Loss log g(S/m), its P'-mass, Q-mass, P'-mass at +inf, and each loss's float error, for S ~ L, g(w) = 1 - q + qw."
     x = np.r_[0.0, L.values()/m]; p = np.r_[L.z0, L.p]
     r = (1.0 - q) + q*x                                  # g >= 1 - q >= 0; 0 only where q = 1 and S = 0
     with np.errstate(divide='ignore'): l = np.log(r)
-    return l, r*p, p, q*L.exc/m
+    return l, r*p, p, q*L.exc/m, gamma(6)*(np.abs(l) + 1)
 
-def _component(m, q, sigma, upper, d, laws):
-    "Rounded (forward pmf, forward ∞-mass, reverse pmf, reverse ∞-mass) of the pair g(S_m/m) for one end."
+def _component(m, wq, sigma, upper, d, laws):
+    "(forward pmf, its ∞-mass, reverse pmf, its ∞-mass) of the mixture Σ_(w, q) w g_q(S_m/m), one end; pmf = (p, i0)."
     get = lambda k: laws[(m, k)] if (m, k) in laws else laws.setdefault((m, k), sum_law(m, sigma, k))
     A, B = (get(UPPER), get(UPPER)) if upper else (get(LOWER_FORWARD), get(LOWER_REVERSE))
-    lA, pA, _, exc = _ratio_parts(A, m, q)
-    lB, _, qB, _ = _ratio_parts(B, m, q)
+    a, b = [_ratio_parts(A, m, q) for _, q in wq], [_ratio_parts(B, m, q) for _, q in wq]
+    cat = lambda parts, j, scale=True: np.concatenate([w*x[j] if scale else x[j] for (w, _), x in zip(wq, parts)])
+    lA, pA, eA = cat(a, 0, False), cat(a, 1), cat(a, 4, False)
+    lB, qB, eB = cat(b, 0, False), cat(b, 2), cat(b, 4, False)
     fin = np.isfinite(lA) & (pA > 0)
     lmin = loss_floor(float(np.max(lA[fin]))) if fin.any() else -1.0
-    fwd, rev = rounded_pmf(lA, pA, d=d, up=upper, lmin=lmin), rounded_pmf(-lB, qB, d=d, up=upper, lmin=lmin)
-    return fwd, (exc if upper else 0.0), rev, float(qB[np.isneginf(lB)].sum())
+    put = spread_pmf if upper else contract_pmf         # notebook 04a: a spread dominates, a contraction is dominated
+    fwd = put(lA, dominate(pA, gamma(8), upper), d=d, lmin=lmin, err=eA)
+    rev = put(-lB, dominate(qB, gamma(8), upper), d=d, lmin=lmin, err=eB)
+    exc = sum(w*x[3] for (w, _), x in zip(wq, a)) if upper else 0.0
+    return fwd, exc, rev, float(qB[np.isneginf(lB)].sum())
 
-def _mix(dicts, weights, zero=0.0):
-    "Weighted sum of rounded pmfs (dict grid index -> mass), plus `zero` at loss 0."
-    ks = [np.fromiter(D.keys(), np.int64, len(D)) for D in dicts] + [np.zeros(1, np.int64)]
-    vs = [w*np.fromiter(D.values(), float, len(D)) for D, w in zip(dicts, weights)] + [np.array([zero])]
-    k, v = np.concatenate(ks), np.concatenate(vs)
-    lo = int(k.min()); acc = np.bincount(k - lo, weights=v); nz = np.nonzero(acc)[0]
-    return {int(i + lo): float(acc[i]) for i in nz} or {0: 0.0}
+# %% ../../../nbs/13_subsampled_checkin_pld.ipynb #c7d1e9a2
+def _mix(parts, weights, upper, zero=0.0):
+    "Weighted sum of grid pmfs (p, i0), plus `zero` at loss 0, rounded outward: (p, i0)."
+    lo = min(0, *(i0 for _, i0 in parts)); hi = max(1, *(i0 + len(p) for p, i0 in parts))
+    out = np.zeros(hi - lo); out[-lo] += zero
+    for (p, i0), w in zip(parts, weights): out[i0 - lo:i0 - lo + len(p)] += w*p
+    g = gamma(len(parts) + 3)
+    return out*(1 + g if upper else 1 - g), lo
 
 def _mixture_pair(sigma, up_items, lo_items, d, zero_up=0.0, zero_lo=0.0, inf_up=0.0):
     "PldPair of a mixture of pairs g_q(S_m/m): items (weight, m, q) per end, plus atoms at loss 0 and +inf."
     laws = {}
     def end(items, upper, zero, inf):
-        comps = [_component(m, q, sigma, upper, d, laws) for _, m, q in items]
-        ws = [w for w, _, _ in items]
-        finf = inf + sum(w*c[1] for w, c in zip(ws, comps))
-        rinf = inf + sum(w*c[3] for w, c in zip(ws, comps))
-        return _pld.PrivacyLossDistribution.create_from_rounded_probability(
-            _mix([c[0] for c in comps], ws, zero), min(finf, 1.0), d, pessimistic_estimate=upper,
-            rounded_probability_mass_function_add=_mix([c[2] for c in comps], ws, zero),
-            infinity_mass_add=min(rinf, 1.0), symmetric=False)
-    return PldPair(end(up_items, True, zero_up, inf_up), end(lo_items, False, zero_lo, 0.0))
+        by_m = {}                                       # one law per number of users, a q per item
+        for w, m, q in items: by_m.setdefault(m, []).append((w, q))
+        comps = [_component(m, wq, sigma, upper, d, laws) for m, wq in by_m.items()]
+        ws = [1.0]*len(comps)                           # the weights are in the components' masses
+        finf, rinf = inf + sum(c[1] for c in comps), inf + sum(c[3] for c in comps)
+        f = 1 + 4*gamma(len(ws) + 2) if upper else 1 - 4*gamma(len(ws) + 2)
+        return [(*_mix([c[0] for c in comps], ws, upper, zero), min(finf*f, 1.0)),
+                (*_mix([c[2] for c in comps], ws, upper, zero), min(rinf*f, 1.0))]
+    return pair_from_pmfs(end(up_items, True, zero_up, inf_up), end(lo_items, False, zero_lo, 0.0), d=d,
+                          lower_certified=True)      # both ends bound one actual neighbouring pair (see above)
 
 # %% ../../../nbs/13_subsampled_checkin_pld.ipynb #629eef4f
 def _sampled_gaussian(sigma, q, d):
@@ -86,6 +92,7 @@ def _(event:SubsampledShuffleGaussianEvent, value_discretization_interval):
 
 # %% ../../../nbs/13_subsampled_checkin_pld.ipynb #d0223d29
 _CHECKIN_TAIL = 1e-17
+_Q_SPLIT = 16          # sub-buckets of a bucket, each with its own q (they share the bucket's law)
 
 def _binom_mass(B, a, b):
     "P(a <= C <= b) from whichever tail is small (no cancellation near 1)."
@@ -99,6 +106,7 @@ def _bucket_edges(a, b, mu, nb):
     e = np.clip(np.round(mu + H*np.sign(v)*v*v), a, b + 1).astype(np.int64)
     return np.unique(np.r_[a, e, b + 1])
 
+# %% ../../../nbs/13_subsampled_checkin_pld.ipynb #d96c2e22
 def shuffled_checkin_pld(num_users:int, # n >= 1
                          probability:float, # p in (0, 1], each user's check-in probability
                          *, noise_multiplier:float, # σ / width of the data interval, in [0.05, 1e4]
@@ -121,11 +129,14 @@ def shuffled_checkin_pld(num_users:int, # n >= 1
     if a <= c_hi:
         edges = _bucket_edges(a, c_hi, n*p, nb)
         for c1, c2 in zip(edges[:-1].tolist(), (edges[1:] - 1).tolist()):
-            w = _binom_mass(B, c1, c2)
-            up.append((w*(1 + 1e-10), c1, c2/n)); lo.append((w*(1 - 1e-10), c2, c1/n))
+            e = np.unique(np.linspace(c1, c2 + 1, min(_Q_SPLIT, c2 - c1 + 1) + 1).round().astype(np.int64))
+            for a_, b_ in zip(e[:-1].tolist(), (e[1:] - 1).tolist()):   # one law per bucket, q per sub-bucket
+                w = _binom_mass(B, a_, b_)
+                up.append((w*(1 + 1e-10), c1, b_/n)); lo.append((w*(1 - 1e-10), c2, a_/n))
     return _mixture_pair(s, up, lo, d, zero_up=w0*(1 + 1e-10), zero_lo=(w0 + tail)*(1 - 1e-10),
                          inf_up=tail*(1 + 1e-10) + 1e-300)
 
+# %% ../../../nbs/13_subsampled_checkin_pld.ipynb #70398a0e
 @pld_of.register
 def _(event:ShuffledCheckInEvent, value_discretization_interval):
     return shuffled_checkin_pld(event.num_users, event.probability, noise_multiplier=event.noise_multiplier,
