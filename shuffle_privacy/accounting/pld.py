@@ -171,7 +171,8 @@ def _(event:dp_event.ComposedDpEvent, value_discretization_interval):
 # %% ../../nbs/05_pld_accountant.ipynb #e22fe804
 pld_of.register(dp_event.NoOpDpEvent, _identity)
 
-def non_private(event)->bool:
+def non_private(event, # a DpEvent, possibly composed or sampled
+               )->bool:
     "Does `event` contain a part with no privacy at all (δ = 1 at every ε): NonPrivateDpEvent, or zero noise?"
     if isinstance(event, dp_event.NonPrivateDpEvent): return True
     if isinstance(event, (dp_event.GaussianDpEvent, dp_event.LaplaceDpEvent)): return event.noise_multiplier == 0
