@@ -14,15 +14,24 @@ from .events import check_number, LateProgress
 from .rdp import RdpAccountant
 
 # %% ../../nbs/04_calibrate.ipynb #d0961aab
-def _epsilon_at(make_event, make_accountant, x, target_delta):
+def _fresh(make_accountant, last:list):
+    "A fresh accountant, warm-started from the last one when it can be (PldAccountant: the grid it refined to)."
     acc = make_accountant()
-    return acc.compose(make_event(x)).get_epsilon(target_delta)
+    if last and hasattr(acc, 'warm_start'): acc.warm_start(last[0])
+    return acc
 
-def _meets_at(make_event, make_accountant, x, target_epsilon, target_delta):
+def _epsilon_at(make_event, make_accountant, x, target_delta, last:list=None, near:tuple=(0.0, math.inf)):
+    "ε at x; an accountant whose ε is in `near` (about the target) becomes the `last` that later ones start from."
+    acc = _fresh(make_accountant, last).compose(make_event(x))
+    e = acc.get_epsilon(target_delta)
+    if last is not None and near[0] <= e <= near[1]: last[:] = [acc]
+    return e
+
+def _meets_at(make_event, make_accountant, x, target_epsilon, target_delta, last:list=None):
     "Does the event at x meet the target? `meets` when the accountant has it (it stops early), else get_epsilon."
-    acc = make_accountant().compose(make_event(x))
-    if hasattr(acc, 'meets'): return acc.meets(target_epsilon, target_delta)
-    return acc.get_epsilon(target_delta) <= target_epsilon
+    acc = _fresh(make_accountant, last).compose(make_event(x))
+    if not hasattr(acc, 'meets'): return acc.get_epsilon(target_delta) <= target_epsilon
+    return acc.meets(target_epsilon, target_delta)
 
 def _warn_once(caught, stacklevel=3):
     "Re-issue recorded warnings, each distinct (category, message) once."
@@ -73,16 +82,17 @@ def _checked_bracket(bracket, discrete):
 # %% ../../nbs/04_calibrate.ipynb #7e6f8bf2
 def _evaluators(make_event, make_accountant, eps_t, delta, ticker, max_evaluations):
     "eps(x) (memoised) and ok(x), each evaluation counted against the cap and shown by `ticker`."
-    n_eval, memo = [0], {}
+    n_eval, memo, last = [0], {}, []
     def count():
         n_eval[0] += 1
         if n_eval[0] > max_evaluations:
             raise RuntimeError(f'calibrate: more than max_evaluations={max_evaluations} accountant evaluations')
         ticker.step()
     def eps(x):
-        if x not in memo: count(); memo[x] = _epsilon_at(make_event, make_accountant, x, delta)
+        if x in memo: return memo[x]
+        count(); memo[x] = _epsilon_at(make_event, make_accountant, x, delta, last, (eps_t/2, 2*eps_t))
         return memo[x]
-    def ok(x): count(); return _meets_at(make_event, make_accountant, x, eps_t, delta)
+    def ok(x): count(); return _meets_at(make_event, make_accountant, x, eps_t, delta, last)   # reads `last` only
     return eps, ok
 
 # %% ../../nbs/04_calibrate.ipynb #996c1e03

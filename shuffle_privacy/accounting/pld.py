@@ -73,6 +73,8 @@ def _(event:dp_event.LaplaceDpEvent, value_discretization_interval):
 
 @pld_of.register
 def _(event:dp_event.RandomizedResponseDpEvent, value_discretization_interval):
+    "noise_parameter 1 answers uniformly at random: no privacy loss (dp_accounting refuses 1)."
+    if event.noise_parameter == 1: return _identity(event, value_discretization_interval)
     return _both(lambda pe: _pld.from_randomized_response(
         event.noise_parameter, event.num_buckets, pessimistic_estimate=pe,
         value_discretization_interval=value_discretization_interval))
@@ -233,7 +235,7 @@ class PldAccountant(Accountant):
         self._adaptive = value_discretization_interval is None
         self._d = _D0 if self._adaptive else check_interval(value_discretization_interval)
         self._rtol = check_number(check_real, 'rtol', rtol, lo=0, hi=1, lo_open=True)
-        self._pair, self._fine, self._sizes, self._non_private = None, {}, {}, False
+        self._pair, self._fine, self._sizes, self._non_private, self._start = None, {}, {}, False, None
 
 # %% ../../nbs/05_pld_accountant.ipynb #3fabc381
 @patch
@@ -290,6 +292,7 @@ _D_PROBE, _PROBE_ROUNDS = 1e-3, 200
 def _grid_for(self:PldAccountant, count:int)->float:
     "The grid to compose on once `count` more rounds are recorded: fixed, 1e-4, or the 1e-3 probe past 200 rounds."
     if not self._adaptive: return self._d
+    if self._start is not None: return self._start
     return _D_PROBE if count + sum(c for _, c in self.entries) >= _PROBE_ROUNDS else _D0
 
 # %% ../../nbs/05_pld_accountant.ipynb #929f9aea
@@ -405,3 +408,13 @@ def meets(self:PldAccountant, target_epsilon:float, # ε >= 0
     up = self._tightest(lambda p: p.epsilon_bounds(d), lambda lo, up: up <= e or lo > e or
                         math.isinf(up) or up - lo <= self._rtol*up)[1]
     return up <= e
+
+# %% ../../nbs/05_pld_accountant.ipynb #f2bc15d2
+@patch
+def warm_start(self:PldAccountant, other, # an accountant that has answered a query (a PldAccountant, else ignored)
+              )->PldAccountant:
+    "Compose on the finest grid `other` refined to (adaptive accountants, before any compose); returns self."
+    if not (self._adaptive and self._pair is None and isinstance(other, PldAccountant) and other._pair is not None):
+        return self
+    self._start = FineInterval(min([other._d, *other._fine]))
+    return self
