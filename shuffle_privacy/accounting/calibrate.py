@@ -55,11 +55,11 @@ def _warm_bracket(make_event, eps_t, delta, shrink=0.6):
     return (shrink*x0, x0) if falls else (x0, x0/shrink)
 
 def _search(eps, ok, eps_t, bracket, discrete, rtol, warm):
-    "The threshold: from the warm bracket if it holds, else in `bracket`, or in one found from scratch."
+    "The threshold: from the warm bracket if it holds (regula falsi), else in `bracket` or one found from scratch."
     if warm is not None:
-        try: return _calibrate(eps, ok, eps_t, warm, discrete, rtol)
+        try: return _calibrate(eps, ok, eps_t, warm, discrete, rtol, interpolate=True)
         except ValueError: pass              # not a bracket for this accountant: search from scratch
-    return _calibrate(eps, ok, eps_t, bracket, discrete, rtol)
+    return _calibrate(eps, ok, eps_t, bracket, discrete, rtol, interpolate=warm is not None)
 
 # %% ../../nbs/04_calibrate.ipynb #aadf6bd7
 def _checked(make_event, target_epsilon, target_delta, rtol, max_evaluations)->tuple:
@@ -187,8 +187,8 @@ def _expanded(eps, ok, eps_t, discrete)->tuple:
     return sign, lo, hi
 
 # %% ../../nbs/04_calibrate.ipynb #d62015ff
-def _calibrate(eps, ok, eps_t, bracket, discrete, rtol):
-    "The threshold: in `bracket` (checked to contain it), or in one found from 1."
+def _calibrate(eps, ok, eps_t, bracket, discrete, rtol, interpolate=False):
+    "The threshold: in `bracket` (checked to contain it), or in one found from 1; by regula falsi if `interpolate`."
     if bracket is None: sign, lo, hi = _expanded(eps, ok, eps_t, discrete)
     else:
         lo, hi = bracket
@@ -196,6 +196,7 @@ def _calibrate(eps, ok, eps_t, bracket, discrete, rtol):
         if (a <= eps_t) == (b <= eps_t):
             raise ValueError(f'calibrate: the bracket ({lo!r}, {hi!r}) does not contain the target ε = {eps_t}: the '
                              f'accountant gives ε = {a!r} and {b!r} at its ends')
-    if not discrete: return _threshold(eps, ok, eps_t, (hi, lo) if sign < 0 else (lo, hi), rtol)
-    if sign < 0: return monotone_search(ok, lo, hi, integer=True)
-    return monotone_search(lambda x: not ok(x), lo, hi, integer=True) - 1
+    if interpolate and not discrete: return _threshold(eps, ok, eps_t, (hi, lo) if sign < 0 else (lo, hi), rtol)
+    if sign < 0: return monotone_search(ok, lo, hi, integer=discrete, rtol=rtol)
+    if discrete: return monotone_search(lambda x: not ok(x), lo, hi, integer=True) - 1
+    return 1.0/monotone_search(lambda y: ok(1.0/y), 1.0/hi, 1.0/lo, rtol=rtol)   # evaluated at exactly this float
