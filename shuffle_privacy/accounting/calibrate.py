@@ -21,10 +21,10 @@ def _fresh(make_accountant, last:list):
     return acc
 
 def _epsilon_at(make_event, make_accountant, x, target_delta, last:list=None, near:tuple=(0.0, math.inf)):
-    "ε at x; an accountant whose ε is in `near` (about the target) becomes the `last` that later ones start from."
+    "ε at x; the first accountant whose ε is in `near` (about the target) is the one later ones start from."
     acc = _fresh(make_accountant, last).compose(make_event(x))
     e = acc.get_epsilon(target_delta)
-    if last is not None and near[0] <= e <= near[1]: last[:] = [acc]
+    if last is not None and not last and near[0] <= e <= near[1]: last[:] = [acc]   # the first: one grid for all
     return e
 
 def _meets_at(make_event, make_accountant, x, target_epsilon, target_delta, last:list=None):
