@@ -14,15 +14,24 @@ from .events import check_number, LateProgress
 from .rdp import RdpAccountant
 
 # %% ../../nbs/04_calibrate.ipynb #d0961aab
-def _epsilon_at(make_event, make_accountant, x, target_delta):
+def _fresh(make_accountant, last:list):
+    "A fresh accountant, warm-started from the last one when it can be (PldAccountant: the grid it refined to)."
     acc = make_accountant()
-    return acc.compose(make_event(x)).get_epsilon(target_delta)
+    if last and hasattr(acc, 'warm_start'): acc.warm_start(last[0])
+    return acc
 
-def _meets_at(make_event, make_accountant, x, target_epsilon, target_delta):
+def _epsilon_at(make_event, make_accountant, x, target_delta, last:list=None, near:tuple=(0.0, math.inf)):
+    "ε at x; the first accountant whose ε is in `near` (about the target) is the one later ones start from."
+    acc = _fresh(make_accountant, last).compose(make_event(x))
+    e = acc.get_epsilon(target_delta)
+    if last is not None and not last and near[0] <= e <= near[1]: last[:] = [acc]   # the first: one grid for all
+    return e
+
+def _meets_at(make_event, make_accountant, x, target_epsilon, target_delta, last:list=None):
     "Does the event at x meet the target? `meets` when the accountant has it (it stops early), else get_epsilon."
-    acc = make_accountant().compose(make_event(x))
-    if hasattr(acc, 'meets'): return acc.meets(target_epsilon, target_delta)
-    return acc.get_epsilon(target_delta) <= target_epsilon
+    acc = _fresh(make_accountant, last).compose(make_event(x))
+    if not hasattr(acc, 'meets'): return acc.get_epsilon(target_delta) <= target_epsilon
+    return acc.meets(target_epsilon, target_delta)
 
 def _warn_once(caught, stacklevel=3):
     "Re-issue recorded warnings, each distinct (category, message) once."
@@ -33,6 +42,60 @@ def _warn_once(caught, stacklevel=3):
         warnings.warn(msg + (f' (issued {n} times in this call)' if n > 1 else ''), cat, stacklevel=stacklevel)
 
 # %% ../../nbs/04_calibrate.ipynb #6eccf56c
+def _warm_bracket(make_event, eps_t, delta, shrink=0.6):
+    "A bracket around RdpAccountant's answer (noise: below it; rounds: above it), or None if RDP cannot answer."
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            fast = lambda: RdpAccountant(max_order=2**10)         # looser at worst: still an upper bound
+            x0 = calibrate(make_event, eps_t, delta, make_accountant=fast, rtol=1e-3, max_evaluations=40)
+            rdp = lambda x: fast().compose(make_event(x)).get_epsilon(delta)
+            falls = rdp(x0/shrink) < rdp(x0)
+    except Exception: return None                   # no RDP curve for the event, or no answer: no warm start
+    return (shrink*x0, x0) if falls else (x0, x0/shrink)
+
+def _search(eps, ok, eps_t, bracket, discrete, rtol, warm):
+    "The threshold: from the warm bracket if it holds (regula falsi), else in `bracket` or one found from scratch."
+    if warm is not None:
+        try: return _calibrate(eps, ok, eps_t, warm, discrete, rtol, interpolate=True)
+        except ValueError: pass              # not a bracket for this accountant: search from scratch
+    return _calibrate(eps, ok, eps_t, bracket, discrete, rtol, interpolate=warm is not None)
+
+# %% ../../nbs/04_calibrate.ipynb #aadf6bd7
+def _checked(make_event, target_epsilon, target_delta, rtol, max_evaluations)->tuple:
+    "The arguments checked: (ε, δ, rtol clamped to 4 ulp, max_evaluations); ValueError naming a bad one."
+    if not callable(make_event): raise ValueError('make_event must be a callable: parameter -> DpEvent')
+    return (check_number(check_positive, 'target_epsilon', target_epsilon),
+            check_number(check_probability, 'target_delta', target_delta),
+            max(check_number(check_real, 'rtol', rtol, lo=0, lo_open=True), 4*2.0**-52),
+            check_int('max_evaluations', max_evaluations, lo=4, hi=10**6))
+
+def _checked_bracket(bracket, discrete):
+    "The bracket as numbers, 0 < lo < hi (integers if discrete), or None; ValueError naming the bad end."
+    if bracket is None: return None
+    if len(bracket) != 2: raise ValueError(f'bracket must be a pair (lo, hi); got {bracket!r}')
+    lo = check_number(check_positive, 'bracket[0]', bracket[0])
+    hi = check_number(check_real, 'bracket[1]', bracket[1], lo=lo, lo_open=True)
+    if discrete: lo, hi = check_int('bracket[0]', lo, lo=1), check_int('bracket[1]', hi, lo=lo + 1)
+    return lo, hi
+
+# %% ../../nbs/04_calibrate.ipynb #7e6f8bf2
+def _evaluators(make_event, make_accountant, eps_t, delta, ticker, max_evaluations):
+    "eps(x) (memoised) and ok(x), each evaluation counted against the cap and shown by `ticker`."
+    n_eval, memo, last = [0], {}, []
+    def count():
+        n_eval[0] += 1
+        if n_eval[0] > max_evaluations:
+            raise RuntimeError(f'calibrate: more than max_evaluations={max_evaluations} accountant evaluations')
+        ticker.step()
+    def eps(x):
+        if x in memo: return memo[x]
+        count(); memo[x] = _epsilon_at(make_event, make_accountant, x, delta, last, (eps_t/2, 2*eps_t))
+        return memo[x]
+    def ok(x): count(); return _meets_at(make_event, make_accountant, x, eps_t, delta, last)   # reads `last` only
+    return eps, ok
+
+# %% ../../nbs/04_calibrate.ipynb #996c1e03
 def calibrate(make_event, # callable: parameter -> DpEvent (e.g. lambda s: ShuffleGaussianEvent(60_000, s))
               target_epsilon:float, # ε > 0 to meet
               target_delta:float, # δ in (0, 1)
@@ -44,29 +107,16 @@ def calibrate(make_event, # callable: parameter -> DpEvent (e.g. lambda s: Shuff
               max_evaluations:int=200, # cap on accountant evaluations
              ):
     "The parameter that just meets (ε, δ): the smallest if ε falls with it (noise), the largest if ε rises (rounds)."
-    eps_t = check_number(check_positive, 'target_epsilon', target_epsilon)
-    delta = check_number(check_probability, 'target_delta', target_delta)
-    rtol = max(check_number(check_real, 'rtol', rtol, lo=0, lo_open=True), 4*2.0**-52)
-    max_evaluations = check_int('max_evaluations', max_evaluations, lo=4, hi=10**6)
-    if not callable(make_event): raise ValueError('make_event must be a callable: parameter -> DpEvent')
-    if bracket is not None:
-        if len(bracket) != 2: raise ValueError(f'bracket must be a pair (lo, hi); got {bracket!r}')
-        lo = check_number(check_positive, 'bracket[0]', bracket[0])
-        hi = check_number(check_real, 'bracket[1]', bracket[1], lo=lo, lo_open=True)
-        if discrete: lo, hi = check_int('bracket[0]', lo, lo=1), check_int('bracket[1]', hi, lo=lo + 1)
-    n_eval, ticker = [0], LateProgress('calibrate: accountant evaluations', total=max_evaluations)
-    def count():
-        n_eval[0] += 1
-        if n_eval[0] > max_evaluations:
-            raise RuntimeError(f'calibrate: more than max_evaluations={max_evaluations} accountant evaluations')
-        ticker.step()
-    def eps(x): count(); return _epsilon_at(make_event, make_accountant, x, delta)
-    def ok(x): count(); return _meets_at(make_event, make_accountant, x, eps_t, delta)
-    caught = []
+    eps_t, delta, rtol, max_evaluations = _checked(make_event, target_epsilon, target_delta, rtol, max_evaluations)
+    bracket = _checked_bracket(bracket, discrete)
+    ticker, caught = LateProgress('calibrate: accountant evaluations', total=max_evaluations), []
+    eps, ok = _evaluators(make_event, make_accountant, eps_t, delta, ticker, max_evaluations)
     try:
         with warnings.catch_warnings(record=True) as caught, ticker:   # repeated warnings: once per call (below)
             warnings.simplefilter('always')
-            return _calibrate(eps, ok, eps_t, bracket if bracket is None else (lo, hi), discrete, rtol)
+            slow = not (bracket or discrete or isinstance(make_accountant(), RdpAccountant))
+            warm = _warm_bracket(make_event, eps_t, delta) if slow else None
+            return _search(eps, ok, eps_t, bracket, discrete, rtol, warm)
     finally: _warn_once(caught)
 
 # %% ../../nbs/04_calibrate.ipynb #8cb59d96
@@ -82,41 +132,71 @@ def _direction(eps, lo, hi, widen=0):
                          'change the privacy loss, or the bracket is too narrow')
     return (1 if b > a else -1), a, b
 
-def _calibrate(eps, ok, eps_t, bracket, discrete, rtol):
-    if bracket is None:
-        lo, hi = (1, 4) if discrete else (1.0, 4.0)
-        sign, a, b = _direction(eps, lo, hi, widen=6)
-        start = 1
-        if sign < 0:   # noise: find hi with ε(hi) <= target, lo with ε(lo) > target
-            try: lo, hi = expand_bracket(ok, start, lo_limit=1 if discrete else 1e-12,
-                                         hi_limit=2**62 if discrete else 1e12,
-                                         integer=discrete)
-            except ValueError:
-                raise ValueError(f'calibrate: the target ε = {eps_t} is not met for any parameter up to '
-                                 f'{2**62 if discrete else 1e12:g}; the accountant cannot certify it '
-                                 '(for RdpAccountant, '
-                                 'a tiny ε at a tiny δ needs orders beyond max_order: raise max_order, or use a PLD '
-                                 'accountant)') from None
-            if lo is None: raise ValueError('calibrate: the target is met even at the smallest parameter tried; '
-                                            'pass a bracket')
-        else:          # rounds: find lo with ε(lo) <= target, hi with ε(hi) > target
-            miss = lambda x: not ok(x)
-            lo, hi = expand_bracket(miss, start, lo_limit=1 if discrete else 1e-12,
-                                    hi_limit=2**62 if discrete else 1e12,
-                                    integer=discrete)
-            if lo is None:
-                raise ValueError(f'calibrate: the target ε = {eps_t} is missed even at the smallest parameter tried')
+# %% ../../nbs/04_calibrate.ipynb #d88fc5b1
+def _gap(e, eps_t):
+    "log(ε/target): the function whose root the continuous search finds (±inf where ε is 0 or inf)."
+    if e <= 0: return -math.inf
+    return math.log(e) - math.log(eps_t) if math.isfinite(e) else math.inf
+
+def _next_point(b, a, gb, ga, stale_b, tol):
+    "Regula falsi on log ε against log x between b (meets) and a (misses), moved tol/2 towards the stale end."
+    if not (math.isfinite(ga) and math.isfinite(gb)) or ga == gb: return math.sqrt(a*b)
+    x = math.exp(math.log(b) + (math.log(a) - math.log(b))*gb/(gb - ga))
+    x += (0.5 if stale_b else -0.5)*tol*math.copysign(1.0, b - a)        # so that the next step closes the bracket
+    lo, hi = min(a, b), max(a, b); m = 0.25*min(hi - lo, tol)             # strictly inside the bracket
+    return min(max(x, lo + m), hi - m)
+
+# %% ../../nbs/04_calibrate.ipynb #8d68788a
+def _threshold(eps, ok, eps_t, ends, rtol, max_steps=60):
+    "The x that meets the target, within rtol of one that misses: Illinois steps on ε's values, then bisection."
+    b, a = ends                                             # b meets the target, a misses it
+    gb, ga, last = _gap(eps(b), eps_t), _gap(eps(a), eps_t), None
+    for _ in range(max_steps):
+        if abs(a - b) <= rtol*abs(b): return b
+        x = _next_point(b, a, gb, ga, last == 'a', rtol*abs(b))
+        gx = _gap(eps(x), eps_t)
+        if gx <= 0:
+            b, gb = x, gx
+            if last == 'b': ga /= 2                        # Illinois: the other end has not moved twice in a row
+            last = 'b'
+        else:
+            a, ga = x, gx
+            if last == 'a': gb /= 2
+            last = 'a'
+    if a < b: return monotone_search(ok, a, b, rtol=rtol)   # a fallback that cannot loop: bisection
+    return 1.0/monotone_search(lambda y: ok(1.0/y), 1.0/a, 1.0/b, rtol=rtol)
+
+# %% ../../nbs/04_calibrate.ipynb #5caa2c0b
+def _expanded(eps, ok, eps_t, discrete)->tuple:
+    "(sign, lo, hi): the direction, and a bracket of the threshold found from 1 by factors of 4."
+    lo, hi = (1, 4) if discrete else (1.0, 4.0)
+    sign, a, b = _direction(eps, lo, hi, widen=6)
+    limits = dict(lo_limit=1 if discrete else 1e-12, hi_limit=2**62 if discrete else 1e12, integer=discrete)
+    if sign > 0:     # rounds: find lo with ε(lo) <= target, hi with ε(hi) > target
+        lo, hi = expand_bracket(lambda x: not ok(x), 1, **limits)
+        if lo is None:
+            raise ValueError(f'calibrate: the target ε = {eps_t} is missed even at the smallest parameter tried')
+        return sign, lo, hi
+    try: lo, hi = expand_bracket(ok, 1, **limits)      # noise: hi with ε(hi) <= target, lo with ε(lo) > target
+    except ValueError:
+        raise ValueError(f'calibrate: the target ε = {eps_t} is not met for any parameter up to '
+                         f'{limits["hi_limit"]:g}; the accountant cannot certify it (for RdpAccountant, a tiny ε at '
+                         'a tiny δ needs orders beyond max_order: raise max_order, or use a PLD accountant)') from None
+    if lo is None: raise ValueError('calibrate: the target is met even at the smallest parameter tried; '
+                                    'pass a bracket')
+    return sign, lo, hi
+
+# %% ../../nbs/04_calibrate.ipynb #d62015ff
+def _calibrate(eps, ok, eps_t, bracket, discrete, rtol, interpolate=False):
+    "The threshold: in `bracket` (checked to contain it), or in one found from 1; by regula falsi if `interpolate`."
+    if bracket is None: sign, lo, hi = _expanded(eps, ok, eps_t, discrete)
     else:
         lo, hi = bracket
         sign, a, b = _direction(eps, lo, hi)
-        good_lo, good_hi = a <= eps_t, b <= eps_t
-        if good_lo == good_hi:
+        if (a <= eps_t) == (b <= eps_t):
             raise ValueError(f'calibrate: the bracket ({lo!r}, {hi!r}) does not contain the target ε = {eps_t}: the '
                              f'accountant gives ε = {a!r} and {b!r} at its ends')
-    if sign < 0:
-        return monotone_search(ok, lo, hi, integer=discrete, rtol=rtol)
-    if discrete:
-        first_miss = monotone_search(lambda x: not ok(x), lo, hi, integer=True)
-        return first_miss - 1
-    y = monotone_search(lambda y: ok(1.0/y), 1.0/hi, 1.0/lo, rtol=rtol)
-    return 1.0/y     # the predicate was evaluated at exactly this float, so it meets the target
+    if interpolate and not discrete: return _threshold(eps, ok, eps_t, (hi, lo) if sign < 0 else (lo, hi), rtol)
+    if sign < 0: return monotone_search(ok, lo, hi, integer=discrete, rtol=rtol)
+    if discrete: return monotone_search(lambda x: not ok(x), lo, hi, integer=True) - 1
+    return 1.0/monotone_search(lambda y: ok(1.0/y), 1.0/hi, 1.0/lo, rtol=rtol)   # evaluated at exactly this float

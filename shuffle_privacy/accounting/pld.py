@@ -15,7 +15,9 @@ import dp_accounting
 from dp_accounting import dp_event, NeighboringRelation
 from dp_accounting.pld import privacy_loss_distribution as _pld
 from dp_accounting.pld import common as _pld_common
+from dp_accounting.pld import pld_pmf as _pld_pmf, privacy_loss_mechanism as _plm
 from ..core import check_int, check_positive, check_probability, check_real
+from .rdp import check_target
 from .events import (UnsupportedEventError, ProfileEvent, Accountant, patch, check_relation,
                                                missing_message, check_number, LateProgress, poisson_inner_message)
 
@@ -49,6 +51,7 @@ pld_of.register, pld_of.dispatch, pld_of.registry = _pld_impl.register, _pld_imp
 pld_of.add_remove = _pld_add_remove     # `@pld_of.add_remove.register` for a PLD under add/remove neighbours
 pld_of.registries = {NeighboringRelation.REPLACE_ONE: _pld_impl, NeighboringRelation.ADD_OR_REMOVE_ONE: _pld_add_remove}
 
+# %% ../../nbs/05_pld_accountant.ipynb #0d7ccd0c
 def _both(make):
     return PldPair(make(True), make(False))
 
@@ -70,23 +73,92 @@ def _(event:dp_event.LaplaceDpEvent, value_discretization_interval):
 
 @pld_of.register
 def _(event:dp_event.RandomizedResponseDpEvent, value_discretization_interval):
+    "noise_parameter 1 answers uniformly at random: no privacy loss (dp_accounting refuses 1)."
+    if event.noise_parameter == 1: return _identity(event, value_discretization_interval)
     return _both(lambda pe: _pld.from_randomized_response(
         event.noise_parameter, event.num_buckets, pessimistic_estimate=pe,
         value_discretization_interval=value_discretization_interval))
 
+# %% ../../nbs/05_pld_accountant.ipynb #4c113ee4
+def _replace_inverse(loss:np.ndarray, sigma:float, q:float)->np.ndarray:
+    "The largest x whose privacy loss is >= `loss` (dp_accounting's `_inverse_privacy_loss_replace`, on arrays)."
+    loss = np.asarray(loss, float)
+    if q == 1.0: return -loss*sigma**2/2
+    log_alpha = 0.5/sigma**2 + math.log1p(-q) - math.log(q)
+    a = np.abs(loss)/2
+    with np.errstate(divide='ignore'): log_sinh = a + np.log1p(-np.exp(-2*a)) - math.log(2)
+    L = log_alpha + log_sinh
+    t = -np.where(loss >= 0, 1.0, -1.0)*np.logaddexp(0.5*np.logaddexp(0, 2*L), L)
+    return np.where(loss == 0, 0.0, sigma**2*(t - loss/2))
+
+def _replace_loss(sigma, q, pessimistic):
+    return _plm.GaussianPrivacyLoss(sigma, pessimistic_estimate=pessimistic, sampling_prob=q,
+                                    adjacency_type=_plm.AdjacencyType.REPLACE)
+
+# %% ../../nbs/05_pld_accountant.ipynb #541deff3
+def _dense(lo:int, probs:np.ndarray, d:float, inf:float, pessimistic:bool):
+    "A dp_accounting PMF of masses `probs` at losses (lo + i) d: dense without a dict when it is large."
+    if len(probs) <= _pld_pmf._MAX_PMF_SPARSE_SIZE:
+        return _pld_pmf.create_pmf(dict(zip(range(lo, lo + len(probs)), probs.tolist())), d, inf, pessimistic)
+    return _pld_pmf.DensePLDPmf(d, lo, probs, inf, pessimistic)
+
+def _connect_dots(d:float, lo:int, deltas:np.ndarray):
+    "Connect-the-dots masses from δ at the grid points lo d, (lo+1) d, ... (Doroshenko et al. 2022, Algorithm 1)."
+    if len(deltas) < 3:
+        return _pld_pmf.create_pmf_pessimistic_connect_dots_fixed_gap(d, lo, lo + len(deltas) - 1, deltas)
+    deltas = np.minimum.accumulate(deltas); g = np.diff(deltas)
+    p = np.empty_like(deltas)
+    p[0] = 1 - deltas[0] + g[0]/math.expm1(d)
+    p[1:-1] = (g[1:] - g[:-1]*math.exp(d))/math.expm1(d)
+    p[-1] = g[-1]/math.expm1(-d)
+    return _dense(lo, np.maximum(p, 0.0), d, float(deltas[-1]), True)
+
+# %% ../../nbs/05_pld_accountant.ipynb #1061b331
+def _replace_upper_pmf(sigma, q, d):
+    "dp_accounting's pessimistic connect-the-dots PMF of the replace-one subsampled Gaussian, vectorised."
+    pl = _replace_loss(sigma, q, True); b = pl.connect_dots_bounds()
+    lo, hi = math.floor(b.epsilon_lower/d), math.ceil(b.epsilon_upper/d)
+    e = np.arange(lo, hi + 1)*d; x = _replace_inverse(e, sigma, q)
+    return _connect_dots(d, lo, np.clip(pl.mu_upper_cdf(x) - np.exp(e + pl.mu_lower_log_cdf(x)), 0, 1))
+
+def _replace_lower_pmf(sigma, q, d):
+    "dp_accounting's optimistic privacy-buckets PMF of the replace-one subsampled Gaussian, vectorised."
+    pl = _replace_loss(sigma, q, False); tail = pl.privacy_loss_tail()
+    lower_x, upper_x = tail.lower_x_truncation, tail.upper_x_truncation
+    (l0, m0), = tail.tail_probability_mass_function.items()          # the lower tail, at the loss of lower_x
+    top = pl.privacy_loss(upper_x)
+    ks = np.arange(math.floor(pl.privacy_loss(lower_x)/d), math.floor(top/d) - 2, -1)
+    ks = ks[:int(np.argmax(d*ks <= top)) + 1]                # the last bucket ends at upper_x
+    x = _replace_inverse(d*ks[:-1], sigma, q)
+    stop = np.nonzero(x >= upper_x)[0]
+    ks, x = (ks[:stop[0] + 1], x[:stop[0] + 1]) if stop.size else (ks, np.r_[x, upper_x])
+    cdf = pl.mu_upper_cdf(np.r_[lower_x, x])
+    ks, m = np.r_[math.floor(l0/d), ks], np.r_[m0, cdf[1:] - cdf[:-1]]
+    lo = int(ks.min())
+    return _dense(lo, np.bincount(ks - lo, weights=m), d, 0.0, False)
+
+# %% ../../nbs/05_pld_accountant.ipynb #842693ef
+def _poisson_gaussian(event, d, relation):
+    "The PLD pair of a Poisson-sampled Gaussian (or no-op) under `relation`."
+    q = check_probability('PoissonSampledDpEvent.sampling_probability', event.sampling_probability, closed=True)
+    inner = event.event
+    if q == 0 or isinstance(inner, dp_event.NoOpDpEvent): return _identity(event, d)
+    if not isinstance(inner, dp_event.GaussianDpEvent): raise UnsupportedEventError(poisson_inner_message(inner))
+    z = check_real('GaussianDpEvent.noise_multiplier', inner.noise_multiplier, lo=0, lo_open=True, allow_inf=True)
+    if math.isinf(z): return _identity(event, d)
+    if relation == NeighboringRelation.REPLACE_ONE:
+        make = lambda pe: (_replace_upper_pmf if pe else _replace_lower_pmf)(z, q, d)
+        return _both(lambda pe: _pld.PrivacyLossDistribution(make(pe)))
+    return _both(lambda pe: _pld.from_gaussian_mechanism(
+        z, pessimistic_estimate=pe, use_connect_dots=pe, value_discretization_interval=d,
+        sampling_prob=q, neighboring_relation=relation))
+
 @pld_of.register
 def _(event:dp_event.PoissonSampledDpEvent, value_discretization_interval):
     "Replace-one: records of norm <= 1 (in units of the noise), so a replacement moves the sum by up to 2."
-    q = check_probability('PoissonSampledDpEvent.sampling_probability', event.sampling_probability, closed=True)
-    inner = event.event
-    if q == 0 or isinstance(inner, dp_event.NoOpDpEvent): return _identity(event, value_discretization_interval)
-    if not isinstance(inner, dp_event.GaussianDpEvent): raise UnsupportedEventError(poisson_inner_message(inner))
-    z = check_real('GaussianDpEvent.noise_multiplier', inner.noise_multiplier, lo=0, lo_open=True, allow_inf=True)
-    if math.isinf(z): return _identity(event, value_discretization_interval)
-    return _both(lambda pe: _pld.from_gaussian_mechanism(
-        z, pessimistic_estimate=pe, use_connect_dots=pe, value_discretization_interval=value_discretization_interval,
-        sampling_prob=q, neighboring_relation=NeighboringRelation.REPLACE_ONE))
+    return _poisson_gaussian(event, value_discretization_interval, NeighboringRelation.REPLACE_ONE)
 
+# %% ../../nbs/05_pld_accountant.ipynb #8f3176cc
 @pld_of.register
 def _(event:dp_event.SelfComposedDpEvent, value_discretization_interval):
     c = check_int('SelfComposedDpEvent.count', event.count, lo=1)
@@ -96,14 +168,13 @@ def _(event:dp_event.SelfComposedDpEvent, value_discretization_interval):
 def _(event:dp_event.ComposedDpEvent, value_discretization_interval):
     if not event.events: raise UnsupportedEventError('ComposedDpEvent with no events')
     pairs = [pld_of(e, value_discretization_interval) for e in event.events]
-    out = pairs[0]
-    for p in pairs[1:]: out = out.compose(p)
-    return out
+    return functools.reduce(PldPair.compose, pairs)
 
 # %% ../../nbs/05_pld_accountant.ipynb #e22fe804
 pld_of.register(dp_event.NoOpDpEvent, _identity)
 
-def non_private(event)->bool:
+def non_private(event, # a DpEvent, possibly composed or sampled
+               )->bool:
     "Does `event` contain a part with no privacy at all (δ = 1 at every ε): NonPrivateDpEvent, or zero noise?"
     if isinstance(event, dp_event.NonPrivateDpEvent): return True
     if isinstance(event, (dp_event.GaussianDpEvent, dp_event.LaplaceDpEvent)): return event.noise_multiplier == 0
@@ -131,15 +202,7 @@ def _(event:dp_event.LaplaceDpEvent, value_discretization_interval):
 
 @pld_of.add_remove.register
 def _(event:dp_event.PoissonSampledDpEvent, value_discretization_interval):
-    q = check_probability('PoissonSampledDpEvent.sampling_probability', event.sampling_probability, closed=True)
-    inner = event.event
-    if q == 0 or isinstance(inner, dp_event.NoOpDpEvent): return _identity(event, value_discretization_interval)
-    if not isinstance(inner, dp_event.GaussianDpEvent): raise UnsupportedEventError(poisson_inner_message(inner))
-    z = check_real('GaussianDpEvent.noise_multiplier', inner.noise_multiplier, lo=0, lo_open=True, allow_inf=True)
-    if math.isinf(z): return _identity(event, value_discretization_interval)
-    return _both(lambda pe: _pld.from_gaussian_mechanism(
-        z, pessimistic_estimate=pe, use_connect_dots=pe, value_discretization_interval=value_discretization_interval,
-        sampling_prob=q, neighboring_relation=_ADD))
+    return _poisson_gaussian(event, value_discretization_interval, _ADD)
 
 @pld_of.add_remove.register
 def _(event:dp_event.SelfComposedDpEvent, value_discretization_interval):
@@ -172,20 +235,31 @@ class PldAccountant(Accountant):
         self._adaptive = value_discretization_interval is None
         self._d = _D0 if self._adaptive else check_interval(value_discretization_interval)
         self._rtol = check_number(check_real, 'rtol', rtol, lo=0, hi=1, lo_open=True)
-        self._pair, self._fine, self._sizes, self._non_private = None, {}, {}, False
+        self._pair, self._fine, self._sizes, self._non_private, self._start = None, {}, {}, False, None
 
-    def _registry(self): return pld_of.registries[self.neighboring_relation]
-    def _missing(self, event):
-        hint = (' (a privacy profile: `import shuffle_privacy` registers its PLD, notebook 06)'
-                if isinstance(event, ProfileEvent) else '')
-        return missing_message(event, 'PLD', registry='pld_of', neighboring_relation=self.neighboring_relation) + hint
-    def _stage(self, event, count): return None if non_private(event) else self._staged_pair(event, count)
-    def _commit(self, event, count, staged):
-        if staged is None: self._non_private = True
-        else: self._pair, self._sizes[id(event)] = staged
-        self._fine = {}                                  # finer grids are recomputed on demand
-    def _epsilon(self, target_delta): return self.get_epsilon_bounds(target_delta)[1]
-    def _delta(self, target_epsilon): return self.get_delta_bounds(target_epsilon)[1]
+# %% ../../nbs/05_pld_accountant.ipynb #3fabc381
+@patch
+def _registry(self:PldAccountant): return pld_of.registries[self.neighboring_relation]
+
+@patch
+def _missing(self:PldAccountant, event):
+    hint = (' (a privacy profile: `import shuffle_privacy` registers its PLD, notebook 06)'
+            if isinstance(event, ProfileEvent) else '')
+    return missing_message(event, 'PLD', registry='pld_of', neighboring_relation=self.neighboring_relation) + hint
+
+@patch
+def _stage(self:PldAccountant, event, count): return None if non_private(event) else self._staged_pair(event, count)
+
+@patch
+def _commit(self:PldAccountant, event, count, staged):
+    if staged is None: self._non_private = True
+    else: self._pair, self._sizes[id(event)], self._d = staged
+    self._fine = {}                                  # finer grids are recomputed on demand
+
+@patch
+def _epsilon(self:PldAccountant, target_delta): return self.get_epsilon_bounds(target_delta)[1]
+@patch
+def _delta(self:PldAccountant, target_epsilon): return self.get_delta_bounds(target_epsilon)[1]
 
 # %% ../../nbs/05_pld_accountant.ipynb #3868e885
 def _span(pmf)->int:
@@ -211,16 +285,29 @@ def composed_points(pair:PldPair, # one event's PLD pair
         n += hi - lo + 1
     return n
 
+# %% ../../nbs/05_pld_accountant.ipynb #b56b76fc
+_D_PROBE, _PROBE_ROUNDS = 1e-3, 200
+
+@patch
+def _grid_for(self:PldAccountant, count:int)->float:
+    "The grid to compose on once `count` more rounds are recorded: fixed, 1e-4, or the 1e-3 probe past 200 rounds."
+    if not self._adaptive: return self._d
+    if self._start is not None: return self._start
+    return _D_PROBE if count + sum(c for _, c in self.entries) >= _PROBE_ROUNDS else _D0
+
+# %% ../../nbs/05_pld_accountant.ipynb #929f9aea
 @patch
 def _staged_pair(self:PldAccountant, event, count:int)->tuple:
-    "The composed pair with `count` runs of `event` added, after checking its memory; and the single event's size."
-    one = pld_of(event, self._d, neighboring_relation=self.neighboring_relation)
-    pts = composed_points(one, count) + (_points(self._pair) if self._pair is not None else 0)
-    self.check_memory(BYTES_PER_POINT*pts, f'composing {count} runs of {type(event).__name__} on a grid of {self._d:g}',
+    "The composed pair with `count` runs of `event` added, after checking its memory; its size, and the grid."
+    d = self._grid_for(count)
+    base = self._pair if d == self._d or self._pair is None else self._compose_all(d)
+    one = pld_of(event, d, neighboring_relation=self.neighboring_relation)
+    pts = composed_points(one, count) + (_points(base) if base is not None else 0)
+    self.check_memory(BYTES_PER_POINT*pts, f'composing {count} runs of {type(event).__name__} on a grid of {d:g}',
                       'use RdpAccountant (its cost does not grow with the count), or a coarser '
                       'value_discretization_interval, or a larger memory_budget')
     p = one.self_compose(count) if count > 1 else one
-    return (p if self._pair is None else self._pair.compose(p)), _points(one)
+    return (p if base is None else base.compose(p)), _points(one), d
 
 # %% ../../nbs/05_pld_accountant.ipynb #27d27f44
 @patch
@@ -240,6 +327,30 @@ def _fine_bytes(self:PldAccountant, pair:PldPair, f:float)->float:
     return BYTES_PER_POINT*(_points(pair) + max(self._sizes.values(), default=0))/f
 
 # %% ../../nbs/05_pld_accountant.ipynb #c1c4c117
+def _next_grid(rtol:float, lo:float, up:float)->float:
+    "The factor of the next grid: the width is about proportional to the grid; aim at half of `rtol`, 2x to 1000x."
+    gap = up - lo
+    if not (0 < gap < math.inf and up < math.inf): return 0.1
+    return min(max(0.5*rtol*up/gap, 1e-3), 0.5)
+
+def _shrinks(certified:bool, rtol:float, f:float, old:tuple, new:tuple)->bool:
+    "Did refining by `f` move the interval as discretisation error would (width down by about f, at least sqrt f)?"
+    (lo, up), (nlo, nup) = old, new
+    if not certified: return up - nup > 0.5*rtol*up       # only the upper end can tighten
+    gap = up - lo
+    return not (0 < gap < math.inf) or nup - nlo <= math.sqrt(f)*gap
+
+# %% ../../nbs/05_pld_accountant.ipynb #2d64df1b
+@patch
+def _refined(self:PldAccountant, d:float)->PldPair|None:
+    "The composed pair on the grid d (cached: the two finest grids), or None if an event cannot go this fine."
+    if d not in self._fine:
+        try: self._fine[d] = self._compose_all(FineInterval(d))   # memory checked by the caller
+        except ValueError: return None
+        for k in sorted(self._fine, reverse=True)[:-2]: del self._fine[k]
+    return self._fine[d]
+
+# %% ../../nbs/05_pld_accountant.ipynb #49d8ebbd
 @patch
 def _tightest(self:PldAccountant, bounds, done):
     "Intersect the intervals of the grids composed so far and, if adaptive, of finer ones until `done(lo, up)`."
@@ -248,29 +359,23 @@ def _tightest(self:PldAccountant, bounds, done):
     for p in self._fine.values():                    # grids of earlier queries: get_delta sees get_epsilon's grid
         l2, u2 = bounds(p); lo, up = max(lo, l2), min(up, u2)
     if self._fine: d = min(self._fine); pair = self._fine[d]
-    certified, slow = pair.lower_certified, 0
+    certified = pair.lower_certified
     with LateProgress('PldAccountant: refining the grid', total=6) as ticker:
         for _ in range(6 if self._adaptive else 0):
             if done(lo, up): break
-            gap = up - lo          # about proportional to the grid: aim at half the tolerance, 2 to 1000 times finer
-            f = min(max(0.5*self._rtol*up/gap, 1e-3), 0.5) if 0 < gap < math.inf and up < math.inf else 0.1
+            f = _next_grid(self._rtol, lo, up)
             if d*f < _D_MIN or self._fine_bytes(pair, f) > self.memory_budget: break
-            d *= f
-            if d not in self._fine:
-                try: self._fine[d] = self._compose_all(FineInterval(d))   # memory checked above
-                except ValueError: break             # an event's PLD cannot go this fine: keep what we have
-                for k in sorted(self._fine, reverse=True)[:-2]: del self._fine[k]   # memory: the two finest grids
-            pair = self._fine[d]; ticker.step()
+            fine = self._refined(d*f)
+            if fine is None: break                    # an event's PLD cannot go this fine: keep what we have
+            d, pair = d*f, fine; ticker.step()
             l2, u2 = bounds(pair)
-            nlo, nup = max(lo, l2), min(up, u2)     # both intervals contain the exact value: so does their meet
-            shrinks = (up - nup > 0.5*self._rtol*up) if not certified else \
-                not (0 < gap < math.inf) or nup - nlo <= math.sqrt(f)*gap
-            lo, up = nlo, nup
-            slow = 0 if shrinks else slow + 1
-            if slow >= (1 if not certified else 2): break
+            new = max(lo, l2), min(up, u2)            # both intervals contain the exact value: so does their meet
+            moved = _shrinks(certified, self._rtol, f, (lo, up), new)
+            lo, up = new
+            if not moved: break                       # the rest of the width is not discretisation error
     return (lo if certified else 0.0), up
 
-# %% ../../nbs/05_pld_accountant.ipynb #4719769d
+# %% ../../nbs/05_pld_accountant.ipynb #b3755e97
 @patch
 def get_delta_bounds(self:PldAccountant, target_epsilon:float, # ε >= 0
                     )->tuple:
@@ -280,6 +385,7 @@ def get_delta_bounds(self:PldAccountant, target_epsilon:float, # ε >= 0
     if self._pair is None or math.isinf(e): return 0.0, 0.0
     return self._tightest(lambda p: p.delta_bounds(e), lambda lo, up: up - lo <= self._rtol*up)
 
+# %% ../../nbs/05_pld_accountant.ipynb #18eea858
 @patch
 def get_epsilon_bounds(self:PldAccountant, target_delta:float, # δ in (0, 1]
                       )->tuple:
@@ -290,16 +396,25 @@ def get_epsilon_bounds(self:PldAccountant, target_delta:float, # δ in (0, 1]
     if self._non_private: return math.inf, math.inf
     return self._tightest(lambda p: p.epsilon_bounds(d), lambda lo, up: math.isinf(up) or up - lo <= self._rtol*up)
 
+# %% ../../nbs/05_pld_accountant.ipynb #1ffd816f
 @patch
 def meets(self:PldAccountant, target_epsilon:float, # ε >= 0
           target_delta:float, # δ in (0, 1]
          )->bool:
     "Is the composition certified (ε, δ)-DP? Refines only until the interval is on one side of ε."
-    e = check_number(check_real, 'target_epsilon', target_epsilon, lo=0)
-    d = check_number(check_probability, 'target_delta', target_delta, closed=True)
-    if d == 0: raise ValueError('target_delta must be in (0, 1]; got 0')
+    e, d = check_target(target_epsilon, target_delta)
     if d == 1 or (self._pair is None and not self._non_private): return True
     if self._non_private: return False
     up = self._tightest(lambda p: p.epsilon_bounds(d), lambda lo, up: up <= e or lo > e or
                         math.isinf(up) or up - lo <= self._rtol*up)[1]
     return up <= e
+
+# %% ../../nbs/05_pld_accountant.ipynb #f2bc15d2
+@patch
+def warm_start(self:PldAccountant, other, # an accountant that has answered a query (a PldAccountant, else ignored)
+              )->PldAccountant:
+    "Compose on the finest grid `other` refined to (adaptive accountants, before any compose); returns self."
+    if not (self._adaptive and self._pair is None and isinstance(other, PldAccountant) and other._pair is not None):
+        return self
+    self._start = FineInterval(min([other._d, *other._fine]))
+    return self

@@ -50,6 +50,7 @@ def _connect_dots(eps:np.ndarray, # the hull vertices' ε, increasing
     right = np.append(dG/np.expm1(de), 0)
     return np.maximum(left + right, 0).astype(float), float(G[-1])
 
+# %% ../../nbs/06_profile_pld.ipynb #a51093b8
 def _profile_on_support(losses, # the support, increasing
                         probs, # the masses there
                         inf_mass:float, # the mass at +inf
@@ -86,37 +87,53 @@ def _auto_epsilon_max(f, tail_delta:float)->float:
     return monotone_search(small, 0.0 if lo is None else lo, hi, rtol=1e-2, max_iter=60)
 
 # %% ../../nbs/06_profile_pld.ipynb #9308bd97
-def _profile_pmf(delta_fn, d:float, epsilon_max, tail_delta:float, max_points:int)->tuple:
-    "(loss_probs in units of d, inf_mass) of the certified dominating PLD of a profile bound (see the Theorem)."
-    f = lambda e: _check_delta_value(e, delta_fn(e))
-    emax = _auto_epsilon_max(f, tail_delta) if epsilon_max is None else epsilon_max
+def _grid_steps(emax:float, d:float, max_points:int)->tuple:
+    "(step, m): the grid h = step d with m steps on [0, ε_max], its size checked before any allocation."
     step = max(1, math.ceil(emax/(max_points*d)))                 # the grid step h = step d
     m = max(1, math.ceil(emax/(step*d) - 1e-9))
     if 2*m*step + 1 > _MAX_SUPPORT:
         raise ResourceLimitError(f'the PLD would hold {2*m*step + 1} loss values (> {_MAX_SUPPORT}): use a larger '
                                  f'value_discretization_interval (got {d!r}) or a smaller epsilon_max (got {emax!r}) '
                                  'instead')
-    k = np.arange(m + 1)*step
-    ep = k*d
-    y = np.minimum.accumulate(np.array([f(float(e)) for e in ep]))
-    eps = np.concatenate([-ep[:0:-1], ep])                         # both signs, increasing
+    return step, m
+
+def _both_signs(k, ep, y)->tuple:
+    "(ε, grid indices, target δ, 1 - target δ) on both signs of ε, increasing, from δ̂ at ε = ep >= 0."
+    eps = np.concatenate([-ep[:0:-1], ep])
     ks = np.concatenate([-k[:0:-1], k])
     target = np.concatenate([(-np.expm1(-ep) + np.exp(-ep)*y)[:0:-1], y])
     ctarget = np.concatenate([(np.exp(-ep)*(1.0 - y))[:0:-1], 1.0 - y])   # 1 - target, without cancellation
+    return eps, ks, target, ctarget
+
+# %% ../../nbs/06_profile_pld.ipynb #04d81315
+def _vertex_checked(eps, probs, inf_mass, target, ctarget)->tuple:
+    "Move mass to +inf until the profile at every hull vertex is at least the target (see the Theorem)."
+    big, ld = target > 0.5, np.longdouble
+    for _ in range(8):
+        r, c = _profile_on_support(eps, probs, inf_mass)
+        excess = np.concatenate([((ld(1)*target - r)/np.maximum(1 - r, ld(1e-300)))[~big],
+                                 ((c - ld(1)*ctarget)/np.maximum(c, ld(1e-300)))[big]])    # δ > ½: 1 - δ
+        if not (excess > 0).any(): return probs, inf_mass
+        eta = min(1.0, max(2*float(excess.max()), 4e-16))          # move η of the finite mass to +inf (1 - η < 1)
+        probs, inf_mass = probs*(1 - eta), 1.0 - (1 - eta)*(1 - inf_mass)
+    raise RuntimeError('profile_pld: the vertex check still fails after 8 rounding corrections')
+
+# %% ../../nbs/06_profile_pld.ipynb #c5b56dab
+def _profile_pmf(delta_fn, d:float, epsilon_max, tail_delta:float, max_points:int)->tuple:
+    "(loss_probs in units of d, inf_mass) of the certified dominating PLD of a profile bound (see the Theorem)."
+    f = lambda e: _check_delta_value(e, delta_fn(e))
+    emax = _auto_epsilon_max(f, tail_delta) if epsilon_max is None else epsilon_max
+    step, m = _grid_steps(emax, d, max_points)
+    k = np.arange(m + 1)*step
+    ep = k*d
+    y = np.minimum.accumulate(np.array([f(float(e)) for e in ep]))
+    eps, ks, target, ctarget = _both_signs(k, ep, y)
     h = _lower_hull(eps, target, ctarget)
     probs, inf_mass = _connect_dots(eps[h], target[h], ctarget[h])
     tot = math.fsum(probs)
     if tot > 0: probs = probs*((1.0 - inf_mass)/tot)               # total mass one (to rounding)
     else: inf_mass = 1.0
-    big, ld = target[h] > 0.5, np.longdouble                      # the check at the vertices (see above)
-    for _ in range(8):
-        r, c = _profile_on_support(eps[h], probs, inf_mass)
-        excess = np.concatenate([((ld(1)*target[h] - r)/np.maximum(1 - r, ld(1e-300)))[~big],
-                                 ((c - ld(1)*ctarget[h])/np.maximum(c, ld(1e-300)))[big]])    # δ > ½: 1 - δ
-        if not (excess > 0).any(): break
-        eta = min(1.0, max(2*float(excess.max()), 4e-16))          # move η of the finite mass to +inf (1 - η < 1)
-        probs, inf_mass = probs*(1 - eta), 1.0 - (1 - eta)*(1 - inf_mass)
-    else: raise RuntimeError('profile_pld: the vertex check still fails after 8 rounding corrections')
+    probs, inf_mass = _vertex_checked(eps[h], probs, inf_mass, target[h], ctarget[h])
     keep = probs > 0
     return dict(zip(ks[h][keep].tolist(), probs[keep].tolist())), float(inf_mass)
 
