@@ -8,7 +8,7 @@ __all__ = ['BYTES_PER_POINT', 'pld_of', 'non_private', 'PldAccountant', 'compose
            'check_interval']
 
 # %% ../../nbs/05_pld_accountant.ipynb #ce23ad8e
-import functools, math
+import functools, math, warnings
 from typing import NamedTuple
 import numpy as np
 import dp_accounting
@@ -281,7 +281,9 @@ def composed_points(pair:PldPair, # one event's PLD pair
     for pmf in (pair.upper._pmf_remove, pair.upper._pmf_add):
         probs = getattr(pmf, '_probs', None)
         if probs is None or len(probs) < 2: n += count*max(_span(pmf) - 1, 0) + 1; continue
-        lo, hi = _pld_common.compute_self_convolve_bounds(probs, count, 1e-15)
+        with warnings.catch_warnings():     # scipy's logsumexp warns on overflow inside dp_accounting's tail bound
+            warnings.simplefilter('ignore', RuntimeWarning)
+            lo, hi = _pld_common.compute_self_convolve_bounds(probs, count, 1e-15)
         n += hi - lo + 1
     return n
 
