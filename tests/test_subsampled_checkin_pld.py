@@ -28,7 +28,8 @@ def mixture_delta_mp(q, s, e):
 
 # (4, 0.5): the slowest test of the suite (mpmath quadrature at small sigma, ~3 CPU-min under load): slow only;
 # the same bracketing property runs by default at sigma = 1, 2, 5
-@pytest.mark.parametrize('n,s', [pytest.param(4, 0.5, marks=pytest.mark.slow), (4, 2.0), (100, 1.0), (100, 5.0)])
+@pytest.mark.parametrize('n,s', [pytest.param(4, 0.5, marks=pytest.mark.slow), (4, 2.0),
+                                 pytest.param(100, 1.0, marks=pytest.mark.slow), (100, 5.0)])
 def test_m1_is_the_sampled_gaussian(n, s):
     pair = subsampled_shuffle_gaussian_pld(n, 1, noise_multiplier=s, value_discretization_interval=1e-5)
     for e in (0.0, 0.01, 0.1, 0.5):
@@ -98,8 +99,8 @@ def test_checkin_monte_carlo():
                                                                           value_discretization_interval=1e-5),
                                   lambda: shuffled_checkin_pld(1000, 0.05, noise_multiplier=2.0,
                                                                value_discretization_interval=1e-5, max_buckets=8),
-                                  lambda: shuffled_checkin_pld(10**6, 0.01, noise_multiplier=3.0,
-                                                               value_discretization_interval=1e-5, max_buckets=4)])
+                                  pytest.param(lambda: shuffled_checkin_pld(10**6, 0.01, noise_multiplier=3.0,
+                                               value_discretization_interval=1e-5, max_buckets=4), marks=pytest.mark.slow)])
 def test_ordered_and_monotone(make):
     pair = make()
     for P in (pair, pair.self_compose(20)):

@@ -69,7 +69,7 @@ def test_pair_brackets_the_clones_pair_exactly(n, e0):
         ex = clones_pair_delta_mp(n, e0, e)
         assert lo <= ex <= up and up - lo <= 2e-3 + 1e-3*ex, (e, lo, ex, up)
 
-@pytest.mark.parametrize('n,e0', [(30, 1.0), (200, 3.0)])
+@pytest.mark.parametrize('n,e0', [(30, 1.0), pytest.param(200, 3.0, marks=pytest.mark.slow)])
 def test_log_moment_against_mpmath(n, e0):
     mpmath.mp.dps = 40
     p, r = 2/(mpmath.e**e0 + 1), 1/(1 + mpmath.e**(-e0))
