@@ -223,6 +223,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                        'shuffle_privacy/accounting/events.py'),
                                                    'shuffle_privacy.accounting.events.check_relation': ( 'events.html#check_relation',
                                                                                                          'shuffle_privacy/accounting/events.py'),
+                                                   'shuffle_privacy.accounting.events.check_target_delta': ( 'events.html#check_target_delta',
+                                                                                                             'shuffle_privacy/accounting/events.py'),
                                                    'shuffle_privacy.accounting.events.find_unsupported': ( 'events.html#find_unsupported',
                                                                                                            'shuffle_privacy/accounting/events.py'),
                                                    'shuffle_privacy.accounting.events.missing_message': ( 'events.html#missing_message',

@@ -1,6 +1,6 @@
 """The notebook style of CONTRIBUTING.md, measured: small exported cells (fastcore's model), code lines of at most 120
 characters, and docments on every parameter of every public function and method."""
-import importlib, inspect, json, pkgutil, re
+import dataclasses, importlib, inspect, json, pkgutil, re
 from pathlib import Path
 import pytest
 from fastcore.docments import docments
@@ -62,7 +62,10 @@ def undocumented(f):
     ps = [k for k, p in sig.parameters.items() if k not in ('self', 'cls')
           and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
     if not ps: return []
-    d = docments(f, full=False)
+    d = {}
+    for c in (reversed(f.__mro__) if inspect.isclass(f) else (f,)):   # a dataclass inherits its bases' field comments
+        if c is object or (c is not f and not dataclasses.is_dataclass(c)): continue
+        d.update({k: v for k, v in docments(c, full=False).items() if v})
     return [k for k in ps if not d.get(k)]
 
 def test_public_parameters_have_docments():

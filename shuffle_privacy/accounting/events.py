@@ -7,7 +7,7 @@
 __all__ = ['RELATIONS', 'NOT_COMPOSED', 'DEFAULT_MEMORY_BUDGET', 'MAX_COUNT', 'UnsupportedEventError', 'Event', 'ProfileEvent',
            'check_orders', 'monotone_envelope', 'check_relation', 'missing_message', 'rdp_of',
            'rdp_from_integer_orders', 'wbk_subsampled_rdp', 'poisson_gaussian_rdp', 'poisson_inner_message', 'patch',
-           'find_unsupported', 'check_number', 'check_budget', 'Accountant', 'LateProgress']
+           'find_unsupported', 'check_number', 'check_budget', 'Accountant', 'check_target_delta', 'LateProgress']
 
 # %% ../../nbs/02_events.ipynb #87733a76
 import abc, dataclasses, functools, itertools, math, time
@@ -460,13 +460,20 @@ def compose(self:Accountant, event:dp_event.DpEvent, # the event to compose (any
     try: return super(Accountant, self).compose(event, count)   # zero-argument super() needs the class body
     finally: self._staged = None
 
+# %% ../../nbs/02_events.ipynb #a7c3e915
+def check_target_delta(target_delta:float, # δ in (0, 1]
+                      )->float:
+    "The validated target δ of an ε query (`ValueError` naming `target_delta` outside (0, 1])."
+    d = check_number(check_probability, 'target_delta', target_delta, closed=True)
+    if d == 0: raise ValueError('target_delta must be in (0, 1]; got 0')
+    return d
+
 # %% ../../nbs/02_events.ipynb #ccacba66
 @patch
 def get_epsilon(self:Accountant, target_delta:float, # δ in (0, 1]
                )->float:
     "The smallest ε (an upper bound) such that the composition is (ε, δ)-DP."
-    d = check_number(check_probability, 'target_delta', target_delta, closed=True)
-    if d == 0: raise ValueError('target_delta must be in (0, 1]; got 0')
+    d = check_target_delta(target_delta)
     return 0.0 if d == 1 or not self._entries else self._epsilon(d)
 
 @patch

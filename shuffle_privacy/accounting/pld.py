@@ -19,7 +19,8 @@ from dp_accounting.pld import pld_pmf as _pld_pmf, privacy_loss_mechanism as _pl
 from ..core import check_int, check_positive, check_probability, check_real
 from .rdp import check_target
 from .events import (UnsupportedEventError, ProfileEvent, Accountant, patch, check_relation,
-                                               missing_message, check_number, LateProgress, poisson_inner_message)
+                                               check_target_delta, missing_message, check_number, LateProgress,
+                                               poisson_inner_message)
 
 # %% ../../nbs/05_pld_accountant.ipynb #57d10188
 from .pld_build import PldPair, FineInterval, check_interval   # notebook 04a
@@ -394,8 +395,7 @@ def get_delta_bounds(self:PldAccountant, target_epsilon:float, # ε >= 0
 def get_epsilon_bounds(self:PldAccountant, target_delta:float, # δ in (0, 1]
                       )->tuple:
     "(lower, upper) containing the exact ε(δ) of the composition (lower = 0 where only a dominating pair is known)."
-    d = check_number(check_probability, 'target_delta', target_delta, closed=True)
-    if d == 0: raise ValueError('target_delta must be in (0, 1]; got 0')
+    d = check_target_delta(target_delta)
     if d == 1 or (self._pair is None and not self._non_private): return 0.0, 0.0
     if self._non_private: return math.inf, math.inf
     return self._tightest(lambda p: p.epsilon_bounds(d), lambda lo, up: math.isinf(up) or up - lo <= self._rtol*up)

@@ -68,6 +68,10 @@ DOMAINS[M + 'check_relation'] = Domain(
 DOMAINS[M + 'check_budget'] = Domain(
     st.fixed_dictionaries(dict(memory_budget=ints(2**20, 2**40))), kind='finite',
     check=lambda r, kw: r == kw['memory_budget'], invalid=(dict(memory_budget=10), dict(memory_budget=2**70)))
+DOMAINS[M + 'check_target_delta'] = Domain(
+    st.fixed_dictionaries(dict(target_delta=probability(1e-300, 1.0))), kind='probability',
+    check=lambda r, kw: r == kw['target_delta'], max_examples=10,
+    invalid=(dict(target_delta=0.0), dict(target_delta=1.5), dict(target_delta=-1e-9)))
 EXEMPT = {
     M + 'patch': 'a class decorator (fastcore-style @patch); tested in notebook 02 and by tests/test_accountants.py',
     M + 'check_number': 'wraps a core validator passed as a callable; exercised by every accountant target in '

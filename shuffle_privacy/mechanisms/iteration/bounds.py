@@ -818,14 +818,6 @@ class ShuffledLaplacePNSGDEvent(ProfileEvent):
 @dataclasses.dataclass(frozen=True)
 class RandomlyStoppedPNSGDEvent(ShuffledPNSGDEvent):
     "PNSGD stopped at a uniformly random step, Gaussian noise; the index-free bound A/(n(1-B)), capped at 1."
-    _: dataclasses.KW_ONLY
-    n: int # dataset size (number of steps), >= 1
-    L: float # Lipschitz constant of the loss, > 0
-    sigma: float # Gaussian noise standard deviation, > 0
-    eta: float # learning rate, 0 < eta <= 2/(beta+rho)
-    diameter: float # diameter of the convex set K, > 0
-    beta: float # smoothness, > 0
-    rho: float # strong convexity, 0 <= rho <= beta
     def delta(self,
               epsilon:float, # epsilon >= 0
              )->float:
