@@ -14,7 +14,7 @@ from dp_accounting import dp_event, NeighboringRelation
 from ..core import check_int, check_probability, check_real
 from .conversions import rdp_to_dp, rdp_to_delta, OrderGridWarning
 from .events import (rdp_of, check_orders, Accountant, patch, missing_message,
-                                               check_number)
+                                               check_number, check_target_delta)
 
 # %% ../../nbs/03_rdp_accountant.ipynb #7822ee01
 def adaptive_orders(top:int=64, # largest order of the grid, >= 64
@@ -140,8 +140,7 @@ def _optimise(self:RdpAccountant, convert, done=None):
 def get_epsilon_and_optimal_order(self:RdpAccountant, target_delta:float, # δ in (0, 1]
                                  )->tuple: # (ε, the order that attains it)
     "ε at δ and the Rényi order that attains it."
-    d = check_number(check_probability, 'target_delta', target_delta, closed=True)
-    if d == 0: raise ValueError('target_delta must be in (0, 1]; got 0')
+    d = check_target_delta(target_delta)
     if not self._entries or d == 1: return 0.0, 2.0
     return self._optimise(lambda o, r: rdp_to_dp(o, r, d))
 
@@ -151,8 +150,7 @@ def check_target(target_epsilon:float, # ε >= 0
                 )->tuple: # (ε, δ) as floats
     "Check an (ε, δ) target: ValueError naming the parameter unless ε >= 0 is finite and δ is in (0, 1]."
     e = check_number(check_real, 'target_epsilon', target_epsilon, lo=0)
-    d = check_number(check_probability, 'target_delta', target_delta, closed=True)
-    if d == 0: raise ValueError('target_delta must be in (0, 1]; got 0')
+    d = check_target_delta(target_delta)
     return e, d
 
 # %% ../../nbs/03_rdp_accountant.ipynb #25aeb537
