@@ -74,7 +74,7 @@ def cmd_test(extra):
                           env=env(), stdout=log, stderr=subprocess.STDOUT)
     t = time.time()
     r = subprocess.run([str(BIN/'python'), '-m', 'pytest', 'tests', '-q', '-n', workers,
-                        '-m', 'not browser and not site and not lab and not slow', *extra], cwd=ROOT, env=env())
+                        '-m', 'not browser and not site and not lab and not slow', '--durations=15', *extra], cwd=ROOT, env=env())
     print(f'pytest: {time.time()-t:.0f}s; waiting for nbdev-test...', flush=True)
     code = nb.wait()
     log.seek(0); print(log.read(), flush=True); log.close()

@@ -179,7 +179,7 @@ def _sequential_log_q(max_order, n, sigma):
         f = np.array([logsumexp(a[:m + 1] + f[m::-1]) for m in range(max_order + 1)])
     return gammaln(k + 1) - k*math.log(n) + f
 
-@pytest.mark.parametrize('sigma', [1.0, 3.0])
+@pytest.mark.parametrize('sigma', [1.0, pytest.param(3.0, marks=pytest.mark.slow)])
 def test_n_below_large_orders_matches_direct_sum(sigma):
     # n = 3 < λ up to 4096 (the powering branch: one square and one product), against the direct multinomial sum
     orders = [700, 1500, 4096]
