@@ -44,7 +44,8 @@ def test_clones_pld_against_enumeration(n, e0, strong):
         assert lo <= ex + 1e-12 and ex <= up + 1e-12, (eps, lo, ex, up)
         assert up - lo < 0.01                                    # the grid (1e-4) keeps the interval narrow
 
-@pytest.mark.parametrize('n,e0,strong', [(200, 1.0, False), (1000, 0.5, False), (1000, 3.0, True), (3000, 2.0, False)])
+@pytest.mark.parametrize('n,e0,strong', [(200, 1.0, False), (1000, 0.5, False), (1000, 3.0, True),
+                                          pytest.param(3000, 2.0, False, marks=pytest.mark.slow)])
 def test_clones_pld_against_direct_sum(n, e0, strong):
     "Moderate n: δ(ε) = Σ_{c,u} Pr[C=c] (P_c(u) - e^ε Q_c(u))_+ over the whole grid, from scipy's pmfs."
     p = 2/(math.exp(e0) + 1) if strong else math.exp(-e0)
@@ -92,7 +93,8 @@ def rr_delta_for_m(n, e0, m, eps):
     P, Q = np.convolve(t, [1 - q, q]), np.convolve(t, [q, 1 - q])
     return max(np.maximum(P - math.exp(eps)*Q, 0).sum(), np.maximum(Q - math.exp(eps)*P, 0).sum())
 
-@pytest.mark.parametrize('n', [2, 3, 5, 9, 25])
+@pytest.mark.parametrize('n', [2, pytest.param(3, marks=pytest.mark.slow), 5,
+                               pytest.param(9, marks=pytest.mark.slow), 25])
 @pytest.mark.parametrize('e0', [0.5, 2.0, 4.0])
 def test_stronger_clone_dominates_every_neighbouring_pair_of_rr(n, e0):
     "The p = 2/(e^ε0+1) pair bounds binary RR for every m; the m = 0 pair is not always the worst (found here)."
@@ -111,7 +113,7 @@ def test_rr_worst_case_against_enumeration(n, e0):
         got = rr_worst_case_delta(eps, n=n, local_epsilon=e0)
         assert ex - 1e-15 <= got <= ex*(1 + 1e-10) + 1e-13   # the dropped (float) mass is added: ~1e-15
 
-@pytest.mark.parametrize('n,e0', [(300, 1.0), (1000, 2.0), (2000, 0.5)])
+@pytest.mark.parametrize('n,e0', [(300, 1.0), (1000, 2.0), pytest.param(2000, 0.5, marks=pytest.mark.slow)])
 def test_rr_worst_case_between_the_bounds(n, e0):
     w = rr_worst_case_epsilon(1e-6, n=n, local_epsilon=e0)
     assert rr_worst_case_delta(w, n=n, local_epsilon=e0) <= 1e-6
@@ -125,7 +127,8 @@ def test_m0_is_not_the_worst_pair():
     ds = [rr_delta_for_m(40, 1.0, m, 0.5) for m in range(40)]
     assert int(np.argmax(ds)) != 0 and max(ds) > 1.01*ds[0]
 
-@pytest.mark.parametrize('n,e0', [(100, 0.5), (1000, 1.0), (10**4, 2.0), (10**5, 4.0)])
+@pytest.mark.parametrize('n,e0', [(100, 0.5), pytest.param(1000, 1.0, marks=pytest.mark.slow),
+                                  pytest.param(10**4, 2.0, marks=pytest.mark.slow), (10**5, 4.0)])
 def test_domination_chain(n, e0):
     "rr m=0 pair (lower) <= rr stronger clone (upper) <= generic clones (upper) <= FMT21 closed form."
     rows = shuffled_ldp_league(n, e0, delta=1e-6, value_discretization_interval=1e-4)
