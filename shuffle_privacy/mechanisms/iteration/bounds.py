@@ -73,6 +73,8 @@ def _log_theta_eps0(rp):
     return lt, l1m
 
 # %% ../../../nbs/15_iteration.ipynb #d60c543b
+_LOG_DEEP = -1e4        # log theta below this: its Mills bound stands in for the quadrature
+
 def _log_theta_mills(eps:float, rp):
     "log theta_{e^eps}(r) for r > 0 with theta < 1/2, from the Mills ratios; cancelling entries by quadrature."
     with np.errstate(over='ignore'): u, w = rp/2, eps/rp
@@ -82,6 +84,10 @@ def _log_theta_mills(eps:float, rp):
         diff = np.where(lb < la, la + np.log(-np.expm1(np.minimum(lb - la, 0.))), -np.inf)
         val = -0.5*a*a - _HALF_LOG_2PI + diff
         bad = (la - diff > math.log(1e3)) | (a < -20.) | ~np.isfinite(val)   # > 3 digits lost: integrate instead
+        lq = -0.5*a*a - _HALF_LOG_2PI - np.log(a)    # log(phi(a)/a) >= log Q(a) >= log theta, for a > 0
+        deep = bad & (a > 1.) & (lq < _LOG_DEEP)     # exp() of a bound this small is 0, as of theta itself
+    val[deep] = lq[deep]
+    bad &= ~deep
     if bad.any(): val[bad] = [_theta_quad(eps, float(x)) for x in rp[bad]]
     return val
 
