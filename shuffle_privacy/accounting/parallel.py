@@ -19,7 +19,7 @@ from .profile_pld import profile_pld
 # %% ../../nbs/06a_parallel.ipynb #12831fdb
 @dataclasses.dataclass(frozen=True)
 class ParallelDpEvent(Event):
-    "Children run on the disjoint parts of a data-independent partition: a neighbour changes one part (either relation)."
+    "Children run on disjoint parts of a data-independent partition: a neighbour changes one part (either relation)."
     events: tuple # the children, one per part: a non-empty list of dp_accounting DpEvents
     def validate(self):
         ev = self.events

@@ -40,12 +40,17 @@ def monotone_violations(group_sizes:list, # the distinct sizes, increasing (the 
                         max_points:int=4000, # ε points compared
                        )->list: # (n, ε, δ of n, δ of the smallest group) where a larger group's bound is above
     "Where the certified upper profile of a larger group exceeds the smallest group's (by more than `floor`)."
+    sizes = _check_sizes(group_sizes)
+    if sorted(set(sizes)) != sizes: raise ValueError(f'group_sizes must be distinct and increasing; got {sizes}')
+    ev = lambda n: ShuffledLDPEvent(n, local_epsilon, randomizer=randomizer)
+    local_epsilon = ev(sizes[0]).local_epsilon                                # validates ε0 and the randomizer
+    d, floor = check_interval(d), check_probability('floor', floor)
+    max_points = check_int('max_points', max_points, lo=1, hi=10**6)
     step = max(1, math.ceil(local_epsilon/(d*max_points)))
     grid = np.arange(0, math.floor(local_epsilon/(step*d)) + 2)*step*d
-    ev = lambda n: ShuffledLDPEvent(n, local_epsilon, randomizer=randomizer)
-    base, out = _profile_on(ev(group_sizes[0]), d, grid), []
-    with LateProgress('shuffled_ldp_groups: groups checked', total=len(group_sizes) - 1) as ticker:
-        for n in group_sizes[1:]:
+    base, out = _profile_on(ev(sizes[0]), d, grid), []
+    with LateProgress('shuffled_ldp_groups: groups checked', total=len(sizes) - 1) as ticker:
+        for n in sizes[1:]:
             p = _profile_on(ev(n), d, grid); ticker.step()
             bad = np.nonzero((p > base) & (p > floor))[0]
             out += [(n, float(grid[i]), float(p[i]), float(base[i])) for i in bad[:3]]
