@@ -105,13 +105,13 @@ def test_two_gaussians_epsilon_is_the_smaller_sigma():
     assert lo <= ex <= up <= ex*1.001, (lo, ex, up)
 
 def test_upper_dominates_every_child_delta():
-    pair = pld_of(ParallelDpEvent([G(0.7), G(1.5), dp_accounting.LaplaceDpEvent(2.0)]), 1e-3)
+    pair = pld_of(ParallelDpEvent([G(0.7), G(1.5), dp_accounting.LaplaceDpEvent(2.0)]), 1e-2)
     for e in (0.0, 0.3, 1.0, 2.5, 5.0):
         lap = max(0.0, 1 - math.exp((e - 0.5)/2))             # Laplace b=2: δ(ε) = 1 - e^{(ε - 1/b)/2} for ε < 1/b
         ref = max(gauss_delta(0.7, e), gauss_delta(1.5, e), lap)
         lo, up = pair.delta_bounds(e)
         assert up >= ref, (e, up, ref)
-        assert up <= gauss_delta(0.7, e - 2e-3) + 1e-10, (e, up)  # tight: within two grid steps of the worst child
+        assert up <= gauss_delta(0.7, e - 2e-2) + 1e-10, (e, up)  # tight: within two grid steps of the worst child
 
 def test_lower_end_is_certified_and_below():
     pair = pld_of(ParallelDpEvent([G(1.0), G(2.0)]), 1e-3)
@@ -143,11 +143,11 @@ def test_identical_children_use_the_child_pair():
 
 def test_add_remove_against_dp_accounting():
     kids = [dp_accounting.PoissonSampledDpEvent(0.01, G(1.0)), dp_accounting.PoissonSampledDpEvent(0.02, G(1.0))]
-    acc = sp.PldAccountant(NR.ADD_OR_REMOVE_ONE, value_discretization_interval=1e-3).compose(ParallelDpEvent(kids), 5)
+    acc = sp.PldAccountant(NR.ADD_OR_REMOVE_ONE, value_discretization_interval=1e-2).compose(ParallelDpEvent(kids), 5)
     up = acc.get_epsilon(1e-6)
     ref = [dp_accounting.pld.PLDAccountant(NR.ADD_OR_REMOVE_ONE, value_discretization_interval=1e-3).compose(k, 5)
            .get_epsilon(1e-6) for k in kids]
-    assert max(ref)*(1 - 1e-3) <= up <= max(ref)*1.02, (up, ref)
+    assert max(ref)*(1 - 1e-3) <= up <= max(ref)*1.05, (up, ref)
 
 def test_non_private_child_and_unsupported_child():
     assert sp.PldAccountant().compose(ParallelDpEvent([G(1.0), dp_accounting.NonPrivateDpEvent()])
@@ -167,11 +167,11 @@ def test_calibrate_rdp_and_pld():
     a = sp.calibrate(make, 1.0, 1e-6, rtol=1e-6)
     b = sp.calibrate(G, 1.0, 1e-6, rtol=1e-6)
     assert a == pytest.approx(b, rel=1e-5)
-    c = sp.calibrate(make, 1.0, 1e-6, rtol=1e-3,
-                     make_accountant=lambda: sp.PldAccountant(value_discretization_interval=1e-3))
+    c = sp.calibrate(make, 1.0, 1e-6, rtol=1e-3, bracket=(3.0, 6.0),
+                     make_accountant=lambda: sp.PldAccountant(value_discretization_interval=1e-2))
     ex = 4.2247     # exact σ for (1, 1e-6), checked below by the mpmath profile
     assert gauss_delta(ex - 1e-4, 1.0) > 1e-6 > gauss_delta(ex + 1e-4, 1.0)
-    assert ex*(1 - 1e-4) <= c <= ex*1.003, c
+    assert ex*(1 - 1e-4) <= c <= ex*1.01, c
 
 # ---- shuffled groups
 
@@ -222,3 +222,12 @@ def test_binary_rr_bounds_monotone_across_the_switch():
 
 def test_generic_bounds_monotone():
     assert monotone_violations([100, 1000, 10_000, 100_000], 1.0) == []
+
+@settings(max_examples=5, deadline=None)
+@given(st.lists(st.floats(0.5, 5.0), min_size=2, max_size=3), st.floats(0.0, 3.0))
+def test_pld_property_upper_dominates_the_worst_gaussian(sigmas, eps):
+    "The upper end is at least the exact δ of the smallest σ, and within a few grid steps of it."
+    pair = pld_of(ParallelDpEvent([G(s) for s in sigmas]), 1e-2)
+    lo, up = pair.delta_bounds(eps)
+    s = min(sigmas)
+    assert lo <= gauss_delta(s, eps) <= up <= gauss_delta(s, eps - 3e-2) + 1e-12, (sigmas, eps, lo, up)
