@@ -7,7 +7,8 @@ __all__ = ['Event', 'ProfileEvent', 'UnsupportedEventError', 'rdp_of', 'rdp_from
            'PldAccountant', 'PldPair', 'pld_of', 'calibrate', 'ShuffleGaussianEvent', 'SubsampledShuffleGaussianEvent',
            'ShuffledCheckInEvent', 'ShuffledPNSGDEvent', 'ShuffledLaplacePNSGDEvent', 'RandomlyStoppedPNSGDEvent',
            'OnlineGaussianPNSGDEvent', 'OnlineLaplacePNSGDEvent', 'RepairedBlogsStepEvent', 'P1DEvent', 'PVECEvent',
-           'ShuffledLDPEvent', 'ShuffledBinaryRREvent', 'randomizers', 'ResourceLimitError', 'OrderGridWarning']
+           'ShuffledLDPEvent', 'ShuffledBinaryRREvent', 'randomizers', 'ParallelDpEvent', 'shuffled_ldp_groups',
+           'ResourceLimitError', 'OrderGridWarning']
 
 # %% ../nbs/29_api.ipynb #2ed69a7f
 __version__ = "0.1.0"
@@ -28,6 +29,8 @@ from .mechanisms.blogs.repaired import RepairedBlogsStepEvent
 from .mechanisms.summation.exact import P1DEvent, PVECEvent
 from .mechanisms.shuffled_ldp.pld import ShuffledLDPEvent, ShuffledBinaryRREvent   # registers their PLDs
 from .mechanisms.shuffled_ldp import randomizers   # sp.randomizers.k_rr(3), ...
+from .accounting.parallel import ParallelDpEvent   # registers its RDP and PLD
+from .mechanisms.shuffled_ldp.groups import shuffled_ldp_groups
 import shuffle_privacy.mechanisms.shuffle_gaussian.pld   # registers the certified PLD of ShuffleGaussianEvent
 import shuffle_privacy.accounting.profile_pld   # registers the dominating PLD of every ProfileEvent (profile_pld)
 # ... of SubsampledShuffleGaussianEvent, ShuffledCheckInEvent
@@ -39,5 +42,5 @@ _all_ = ['Event', 'ProfileEvent', 'UnsupportedEventError', 'rdp_of', 'rdp_from_i
          'calibrate', 'ShuffleGaussianEvent', 'SubsampledShuffleGaussianEvent', 'ShuffledCheckInEvent',
          'ShuffledPNSGDEvent', 'ShuffledLaplacePNSGDEvent', 'RandomlyStoppedPNSGDEvent', 'OnlineGaussianPNSGDEvent',
          'OnlineLaplacePNSGDEvent', 'RepairedBlogsStepEvent', 'P1DEvent', 'PVECEvent',
-         'ShuffledLDPEvent', 'ShuffledBinaryRREvent', 'randomizers',
+         'ShuffledLDPEvent', 'ShuffledBinaryRREvent', 'randomizers', 'ParallelDpEvent', 'shuffled_ldp_groups',
          'ResourceLimitError', 'OrderGridWarning']

@@ -359,7 +359,7 @@ def patch(f, # a function whose first parameter is annotated with the class to e
 # %% ../../nbs/02_events.ipynb #e65dfe5c
 _CHILDREN = {dp_event.ComposedDpEvent: lambda e: e.events, dp_event.SelfComposedDpEvent: lambda e: [e.event],
              dp_event.PoissonSampledDpEvent: lambda e: [e.event],
-             dp_event.SampledWithoutReplacementDpEvent: lambda e: [e.event]}
+             dp_event.SampledWithoutReplacementDpEvent: lambda e: [e.event]}   # other wrappers define parts()
 
 NOT_COMPOSED = {dp_event.SampledWithoutReplacementDpEvent:
     'no certified PLD is known for sampling without replacement, and both accountants compose the same events; its '
@@ -375,7 +375,7 @@ def find_unsupported(event, # a DpEvent
     if isinstance(event, dp_event.PoissonSampledDpEvent) and \
             not isinstance(event.event, (dp_event.GaussianDpEvent, dp_event.NoOpDpEvent)):
         return event, poisson_inner_message(event.event)
-    for e in _CHILDREN.get(type(event), lambda e: ())(event):
+    for e in _CHILDREN.get(type(event), lambda e: e.parts() if callable(getattr(e, 'parts', None)) else ())(event):
         bad = find_unsupported(e, registry, missing)
         if bad: return bad
     return None
