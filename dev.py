@@ -98,10 +98,10 @@ def cmd_fuzz(extra):
     run(BIN/'python', ROOT/'tools'/'fuzz_stats.py', *extra, env=env())
 
 def cmd_sync(extra):
-    "Export, clean, and regenerate what follows from the notebooks: notebook table, sidebar, README.md."
+    "Export, clean, slim the figures, and regenerate what follows from the notebooks: table, sidebar, README."
     ensure_venv()
     run(BIN/'nbdev-export', env=env()); run(BIN/'nbdev-clean', env=env())
-    for tool in ('sync_index.py', 'site_nav.py'): run(BIN/'python', ROOT/'tools'/tool, env=env())
+    for tool in ('slim_png.py', 'sync_index.py', 'site_nav.py'): run(BIN/'python', ROOT/'tools'/tool, env=env())
     run(BIN/'python', ROOT/'tools'/'build_docs.py', '--readme-only', env=env())
 
 def cmd_lab(extra):
@@ -134,6 +134,7 @@ def cmd_run(extra):
             '--ExecutePreprocessor.timeout=-1', '--ExecutePreprocessor.kernel_name=python3', p,
             cwd=ROOT/'nbs', env={**env(headless=False), 'SHUFFLE_PRIVACY_PROGRESS': '0'})   # no progress in outputs
         run(BIN/'nbdev-clean', '--fname', p, env=env())
+        run(BIN/'python', ROOT/'tools'/'slim_png.py', p, env=env())     # figures as palette PNGs (a quarter the bytes)
         print(f'{p.name}: executed and cleaned in {time.time()-t:.0f}s', flush=True)
 
 def main(argv):

@@ -77,3 +77,29 @@ def test_control_character_detector():
 def test_sources_have_no_control_characters(path):
     bad = control_characters(json.loads(path.read_text(encoding='utf-8')))
     assert not bad, f'{path.name}: control characters in cell sources (write \\\\beta, not \\beta, in JSON): {bad}'
+
+def _slim_png():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location('slim_png', NBS.parent/'tools'/'slim_png.py')
+    mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
+    return mod
+
+def test_slim_png_shrinks_a_figure_and_is_idempotent():
+    "A matplotlib figure becomes a palette PNG of fewer bytes, and slimming it again changes nothing."
+    import base64, io
+    import matplotlib; matplotlib.use('Agg'); import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.plot(range(10), [x*x for x in range(10)]); ax.fill_between(range(10), 0, 5, alpha=.3)
+    buf = io.BytesIO(); fig.savefig(buf, format='png'); plt.close(fig)
+    b64 = base64.b64encode(buf.getvalue()).decode()
+    slim = _slim_png()
+    s = slim.slim(b64)
+    assert s is not None and len(s) < len(b64) and slim.slim(s) is None
+    from PIL import Image
+    assert Image.open(io.BytesIO(base64.b64decode(s))).size == Image.open(io.BytesIO(buf.getvalue())).size
+
+def test_committed_figures_are_slim():
+    "Every PNG output is a palette PNG: `dev.py run`, `dev.py sync` and saving from `dev.py lab` store them so."
+    slim = _slim_png()
+    stale = {p.name: n for p in NOTEBOOKS if (n := slim.slim_notebook(p, check=True))}
+    assert not stale, f'figures not slimmed (run `python3 dev.py sync` or `python3 tools/slim_png.py`): {stale}'
