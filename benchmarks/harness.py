@@ -139,7 +139,7 @@ def _fmt_ratio(r):
     if not math.isfinite(r['ratio_median']): return '-'
     return f"{r['ratio_median']:.3g} [{r['ratio_lo']:.3g}–{r['ratio_hi']:.3g}]"
 
-_TARGET = re.compile(r'target\s*(?:<=|≤)\s*([0-9.eE+-]+)')
+_TARGET = re.compile(r'target:?\s*(?:<=|≤)\s*([0-9.eE+-]+)')
 
 def target_of(r):
     "The row's target ratio: its `target` key, else a 'target <= X' in its notes, else None."
