@@ -498,9 +498,12 @@ def _check_local_delta(local_delta, # δ0 in [0, 1)
                          f'{randomizer} is pure: use local_delta=0 with it; got local_delta={local_delta!r}')
     return d0
 
+# %% ../../../nbs/19_shuffled_ldp.ipynb #7d023ee4
 def _approx_profile(grid:np.ndarray, # ε grid, increasing, >= 0
                     pure:np.ndarray, # certified upper δ of the clones pair at clone rate e^-ε0 (1 - δ0), on grid
-                    n:int, e0:float, d0:float, # users, ε0, δ0
+                    n:int, # number of users, >= 1
+                    e0:float, # ε0 > 0
+                    d0:float, # δ0 in [0, 1)
                    )->np.ndarray:
     "The Theorem's bound on the grid: min(clones + TV slack, local), rounded up, capped at 1, non-increasing."
     p = math.exp(-e0)
