@@ -76,16 +76,23 @@ DOMAINS = {
         kind='object', check=_pair_ok, max_examples=8,
         invalid=(dict(n=0, local_epsilon=1.0), dict(n=10, local_epsilon=0.0),
                  dict(n=10, local_epsilon=1.0, value_discretization_interval=2.0))),
-    M + 'randomizer_pld': Domain(st.fixed_dictionaries(
+    M + 'randomizer_pld': Domain(st.one_of(st.fixed_dictionaries(
         dict(n=ints(1, 600), local_epsilon=log_uniform(1e-2, 20.0), value_discretization_interval=log_uniform(1e-3, 1e-1)),
-        optional=dict(randomizer=st.sampled_from([None, 'generic', 'binary_rr', 'k_rr', 'laplace', 'subset']).map(_rz))),
+        optional=dict(randomizer=st.sampled_from([None, 'generic', 'binary_rr', 'k_rr', 'laplace', 'subset']).map(_rz),
+                      local_delta=st.just(0.0))),
+        st.fixed_dictionaries(                                   # (ε0, δ0)-LDP: the generic class only
+        dict(n=ints(1, 600), local_epsilon=log_uniform(1e-2, 20.0), value_discretization_interval=log_uniform(1e-3, 1e-1),
+             local_delta=st.one_of(st.just(0.0), log_uniform(1e-15, 0.9))),
+        optional=dict(randomizer=st.sampled_from([None, 'generic']).map(_rz)))),
         kind='object', check=_pair_ok, max_examples=8,
         invalid=(dict(n=0, local_epsilon=1.0), dict(n=10, local_epsilon=0.0),
-                 dict(n=10, local_epsilon=1.0, value_discretization_interval=2.0))),
+                 dict(n=10, local_epsilon=1.0, value_discretization_interval=2.0),
+                 dict(n=10, local_epsilon=1.0, local_delta=1.0), dict(n=10, local_epsilon=1.0, local_delta=-1e-9),
+                 dict(n=10, local_epsilon=1.0, local_delta=1e-9, randomizer=_rz('k_rr')))),
 }
 
 EXEMPT = {
     M + 'check_loss_span': 'a resource check (ResourceLimitError before allocating) called by the pair builders after they validate ε0 and the grid; exercised through their domains',
-    M + 'ShuffledLDPEvent': 'an event (a dataclass); validation and PLD tested in tests/test_shuffled_ldp.py',
+    M + 'ShuffledLDPEvent': 'an event (a dataclass); validation and PLD tested in tests/test_shuffled_ldp.py and (local_delta) tests/test_shuffled_ldp_approx.py',
     M + 'ShuffledBinaryRREvent': 'returns ShuffledLDPEvent(n, ε0, randomizer=binary_rr()); tested in tests/test_shuffled_ldp.py',
 }

@@ -480,17 +480,64 @@ def fmt21_pair_pld(n:int, # number of users, >= 1
     return vr_pair_pld(n, p, math.tanh(e0/2), 2*p*(p/(p + 1)), flag='hidden',
                        value_discretization_interval=d)
 
+# %% ../../../nbs/19_shuffled_ldp.ipynb #648276fd
+def _clone_rate_pair(n:int, e0:float, clone:float, d:float)->PldPair:
+    "The clones pair at clone rate `clone` <= e^-ε0: vr_pair_pld with γ = 0 (2αp/q = clone), clone_pair_pld above 8."
+    if e0 > 8.0: return clone_pair_pld(n, e0, clone_probability=clone, value_discretization_interval=d)
+    p = math.exp(e0)
+    return vr_pair_pld(n, p, math.tanh(e0/2), 2*p/((p + 1)*clone), flag='hidden', value_discretization_interval=d)
+
+# %% ../../../nbs/19_shuffled_ldp.ipynb #026a4df5
+def _check_local_delta(local_delta, # δ0 in [0, 1)
+                       randomizer, # None, generic() or another descriptor (then δ0 must be 0)
+                      )->float:
+    "Validate δ0 in [0, 1); δ0 > 0 only for a generic randomizer (the structured ones are pure)."
+    d0 = check_real('local_delta', local_delta, lo=0.0, hi=1.0, hi_open=True)
+    if d0 > 0 and not (randomizer is None or isinstance(randomizer, Generic)):
+        raise ValueError(f'local_delta > 0 needs randomizer=None or generic() (an (ε0, δ0)-LDP randomizer); '
+                         f'{randomizer} is pure: use local_delta=0 with it; got local_delta={local_delta!r}')
+    return d0
+
+# %% ../../../nbs/19_shuffled_ldp.ipynb #7d023ee4
+def _approx_profile(grid:np.ndarray, # ε grid, increasing, >= 0
+                    pure:np.ndarray, # certified upper δ of the clones pair at clone rate e^-ε0 (1 - δ0), on grid
+                    n:int, # number of users, >= 1
+                    e0:float, # ε0 > 0
+                    d0:float, # δ0 in [0, 1)
+                   )->np.ndarray:
+    "The Theorem's bound on the grid: min(clones + TV slack, local), rounded up, capped at 1, non-increasing."
+    p = math.exp(-e0)
+    tau = -math.expm1((n - 1)*math.log1p(-p*d0))                       # 1 - (1 - p δ0)^(n-1)
+    clones = d0 + (1 - d0)*pure + (1 + np.exp(np.minimum(grid, 700.0)))*tau
+    local = d0 + (1 - d0)*np.maximum(0.0, -np.expm1(grid - e0))/(1 + p)
+    return np.minimum.accumulate(np.minimum(1.0, np.minimum(clones, local)*(1 + 1e-12)))
+
+# %% ../../../nbs/19_shuffled_ldp.ipynb #7f923592
+@functools.lru_cache(maxsize=8)
+def _approx_ldp_pld(n:int, e0:float, d0:float, d:float)->PldPair:
+    "PLD of the (ε0, δ0)-LDP bound (the Theorem) through profile_pld; the lower end bounds the profile only."
+    grid = _profile_grid(e0, d, _RR_PROFILE_POINTS)
+    pure = _clone_rate_pair(n, e0, math.exp(-e0)*(1 - d0), d).upper.get_delta_for_epsilon(list(grid))
+    prof = _approx_profile(grid, np.asarray(pure, dtype=float), n, e0, d0)
+    f = lambda e: float(prof[max(0, np.searchsorted(grid, e, 'right') - 1)])
+    make = lambda pe: profile_pld(f, value_discretization_interval=d, epsilon_max=min(float(grid[-1]), 100.0),
+                                  max_points=_RR_PROFILE_POINTS, pessimistic_estimate=pe)
+    return PldPair(make(True), make(False), lower_certified=False)
+
 # %% ../../../nbs/19_shuffled_ldp.ipynb #33f9c7ea
 def randomizer_pld(n:int, # number of users, >= 1
                    local_epsilon:float, # ε0 in (0, 700]
                    randomizer:Randomizer|None=None, # a descriptor of mechanisms.shuffled_ldp.randomizers; None: generic
                    *, value_discretization_interval:float=1e-4, # loss grid, in [1e-7, 1]
+                   local_delta:float=0.0, # δ0 in [0, 1) of (ε0, δ0)-LDP reports; > 0 only with a generic randomizer
                   )->PldPair:
-    "The tightest certified PLD pair of n shuffled reports of `randomizer` at ε0 (the table above)."
+    "The tightest certified PLD pair of n shuffled reports of `randomizer` at ε0, or of any (ε0, δ0)-LDP one."
     n = check_int('n', n, lo=1, hi=_MAX_N); e0 = _check_e0(local_epsilon)
     d = check_interval(value_discretization_interval); check_loss_span(e0, d)
     if randomizer is not None and not isinstance(randomizer, Randomizer):
         raise TypeError(f'randomizer must be None or a randomizers descriptor; got {type(randomizer).__name__}')
+    d0 = _check_local_delta(local_delta, randomizer)
+    if d0 > 0: return _approx_ldp_pld(n, e0, d0, d)                  # the (ε0, δ0) section above
     if randomizer is None or isinstance(randomizer, Generic):
         return fmt21_pair_pld(n, e0, value_discretization_interval=d)
     p, beta, q = randomizer.variation_ratio(e0)
@@ -504,16 +551,18 @@ def randomizer_pld(n:int, # number of users, >= 1
 # %% ../../../nbs/19_shuffled_ldp.ipynb #712efb43
 @dataclasses.dataclass(frozen=True)
 class ShuffledLDPEvent(Event):
-    "n shuffled reports of an ε0-LDP randomizer (replace-one, both directions): the tightest certified PLD."
+    "n shuffled reports of an ε0-LDP (or (ε0, δ0)-LDP) randomizer (replace-one, both directions): certified PLD."
     num_users: int # n >= 1
     local_epsilon: float # ε0 in (0, 700]
     randomizer: Randomizer|None = dataclasses.field(default=None, kw_only=True) # None: any ε0-LDP randomizer
+    local_delta: float = dataclasses.field(default=0.0, kw_only=True) # δ0 in [0, 1); > 0: any (ε0, δ0)-LDP randomizer
     def validate(self):
         self._set('num_users', check_int('num_users', self.num_users, lo=1, hi=_MAX_N))
         self._set('local_epsilon', _check_e0(self.local_epsilon))
         if self.randomizer is not None and not isinstance(self.randomizer, Randomizer):
             raise TypeError('randomizer must be None or a randomizers descriptor; '
                             f'got {type(self.randomizer).__name__}')
+        self._set('local_delta', _check_local_delta(self.local_delta, self.randomizer))
 
 def ShuffledBinaryRREvent(num_users:int, # n >= 1
                           local_epsilon:float, # ε0: each user reports her bit with probability e^ε0/(e^ε0 + 1)
@@ -523,5 +572,5 @@ def ShuffledBinaryRREvent(num_users:int, # n >= 1
 
 @pld_of.register
 def _(event:ShuffledLDPEvent, value_discretization_interval):
-    return randomizer_pld(event.num_users, event.local_epsilon, event.randomizer,
+    return randomizer_pld(event.num_users, event.local_epsilon, event.randomizer, local_delta=event.local_delta,
                           value_discretization_interval=value_discretization_interval)
