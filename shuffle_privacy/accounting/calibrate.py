@@ -54,12 +54,12 @@ def _warm_bracket(make_event, eps_t, delta, shrink=0.6):
     except Exception: return None                   # no RDP curve for the event, or no answer: no warm start
     return (shrink*x0, x0) if falls else (x0, x0/shrink)
 
-def _search(eps, ok, eps_t, bracket, discrete, rtol, warm):
-    "The threshold: from the warm bracket if it holds (regula falsi), else in `bracket` or one found from scratch."
+def _search(eps, ok, eps_t, bracket, discrete, rtol, warm, interpolate):
+    "The threshold: from the warm bracket if it holds, else in `bracket` or one found from scratch."
     if warm is not None:
-        try: return _calibrate(eps, ok, eps_t, warm, discrete, rtol, interpolate=True)
+        try: return _calibrate(eps, ok, eps_t, warm, discrete, rtol, interpolate=interpolate)
         except ValueError: pass              # not a bracket for this accountant: search from scratch
-    return _calibrate(eps, ok, eps_t, bracket, discrete, rtol, interpolate=warm is not None)
+    return _calibrate(eps, ok, eps_t, bracket, discrete, rtol, interpolate=interpolate)
 
 # %% ../../nbs/04_calibrate.ipynb #aadf6bd7
 def _checked(make_event, target_epsilon, target_delta, rtol, max_evaluations)->tuple:
@@ -114,9 +114,9 @@ def calibrate(make_event, # callable: parameter -> DpEvent (e.g. lambda s: Shuff
     try:
         with warnings.catch_warnings(record=True) as caught, ticker:   # repeated warnings: once per call (below)
             warnings.simplefilter('always')
-            slow = not (bracket or discrete or isinstance(make_accountant(), RdpAccountant))
-            warm = _warm_bracket(make_event, eps_t, delta) if slow else None
-            return _search(eps, ok, eps_t, bracket, discrete, rtol, warm)
+            slow = not isinstance(make_accountant(), RdpAccountant)     # each evaluation costs: fewer of them
+            warm = _warm_bracket(make_event, eps_t, delta) if slow and not (bracket or discrete) else None
+            return _search(eps, ok, eps_t, bracket, discrete, rtol, warm, interpolate=slow)
     finally: _warn_once(caught)
 
 # %% ../../nbs/04_calibrate.ipynb #8cb59d96
