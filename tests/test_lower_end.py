@@ -204,6 +204,13 @@ def test_no_op(relation):
     "NoOpDpEvent: no loss at all, δ(ε) = 0."
     check_event(E.NoOpDpEvent(), lambda e: mp.mpf(0), epsilons=[0.0, 1.0], deltas=[1e-6], relation=relation)
 
+@pytest.mark.parametrize('relation', [REPLACE, ADD])
+def test_non_private(relation):
+    "NonPrivateDpEvent: δ = 1 at every ε; it has no PLD (pld_of raises), the accountant records it."
+    with pytest.raises(ValueError): pld_of(E.NonPrivateDpEvent(), 1e-3, neighboring_relation=relation)
+    acc = PldAccountant(relation, 1e-3).compose(E.NonPrivateDpEvent())
+    assert acc.get_delta_bounds(5.0) == (1.0, 1.0) and acc.get_epsilon_bounds(1e-3) == (math.inf, math.inf)
+
 # ---- this package's events with an actual neighbouring pair (lower_certified)
 def test_shuffle_gaussian_one_user():
     "ShuffleGaussianEvent(1, σ) is the Gaussian mechanism."
