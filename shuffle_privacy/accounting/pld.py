@@ -13,9 +13,8 @@ from typing import NamedTuple
 import numpy as np
 import dp_accounting
 from dp_accounting import dp_event, NeighboringRelation
-from dp_accounting.pld import privacy_loss_distribution as _pld
 from dp_accounting.pld import common as _pld_common
-from dp_accounting.pld import pld_pmf as _pld_pmf, privacy_loss_mechanism as _plm
+from dp_accounting.pld import privacy_loss_mechanism as _plm
 from ..core import check_int, check_positive, check_probability, check_real
 from .rdp import check_target
 from .events import (UnsupportedEventError, ProfileEvent, Accountant, patch, check_relation,
@@ -23,7 +22,8 @@ from .events import (UnsupportedEventError, ProfileEvent, Accountant, patch, che
                                                poisson_inner_message)
 
 # %% ../../nbs/05_pld_accountant.ipynb #57d10188
-from .pld_build import PldPair, FineInterval, check_interval   # notebook 04a
+from .pld_build import (PldPair, FineInterval, check_interval,   # notebook 04a
+                                                  gaussian_pair, pair_from_pmfs, rounded_pmf, dominate, U)
 _all_ = ['PldPair', 'FineInterval', 'check_interval']
 
 # %% ../../nbs/05_pld_accountant.ipynb #8ff4a162
@@ -53,32 +53,44 @@ pld_of.add_remove = _pld_add_remove     # `@pld_of.add_remove.register` for a PL
 pld_of.registries = {NeighboringRelation.REPLACE_ONE: _pld_impl, NeighboringRelation.ADD_OR_REMOVE_ONE: _pld_add_remove}
 
 # %% ../../nbs/05_pld_accountant.ipynb #0d7ccd0c
-def _both(make):
-    return PldPair(make(True), make(False))
-
 def _identity(event, value_discretization_interval):
-    return _both(lambda pe: _pld.identity(value_discretization_interval, pessimistic_estimate=pe))
+    "No privacy loss: one atom at loss 0 on both ends."
+    one = [(np.ones(1), 0, 0.0)]
+    return pair_from_pmfs(one, one, d=value_discretization_interval)
 
 @pld_of.register
 def _(event:dp_event.GaussianDpEvent, value_discretization_interval):
+    "Sensitivity 1: the certified pair of notebook 04a (an actual neighbouring pair: both ends bound the mechanism)."
     z = check_real('GaussianDpEvent.noise_multiplier', event.noise_multiplier, lo=0, lo_open=True, allow_inf=True)
     if math.isinf(z): return _identity(event, value_discretization_interval)   # no loss at all
-    return _both(lambda pe: _pld.from_gaussian_mechanism(z, pessimistic_estimate=pe, use_connect_dots=pe,
-                                                         value_discretization_interval=value_discretization_interval))
+    return gaussian_pair(z, value_discretization_interval)
 
-@pld_of.register
-def _(event:dp_event.LaplaceDpEvent, value_discretization_interval):
-    b = check_positive('LaplaceDpEvent.noise_multiplier', event.noise_multiplier)
-    return _both(lambda pe: _pld.from_laplace_mechanism(b, pessimistic_estimate=pe, use_connect_dots=pe,
-                                                        value_discretization_interval=value_discretization_interval))
+# %% ../../nbs/05_pld_accountant.ipynb #2bd5851a
+def _dense(pmf:dict)->tuple:
+    "(masses, i0) of a dict grid index -> mass."
+    i0 = min(pmf); p = np.zeros(max(pmf) - i0 + 1)
+    for k, v in pmf.items(): p[k - i0] += v
+    return p, i0
+
+def _finite_pair(P, Q, d, eta=4*U):
+    "The `PldPair` of P against Q (finite laws as arrays, masses within `eta` relative): losses rounded the safe way."
+    P, Q = np.asarray(P, float), np.asarray(Q, float)
+    P, Q = P[P > 0], Q[P > 0]                                            # outcomes P never gives carry no loss
+    with np.errstate(divide='ignore'): loss = np.log(P) - np.log(Q)     # +inf where Q = 0
+    err = 8*U*(np.abs(np.where(np.isfinite(loss), loss, 0.0)) + 1)
+    pinf = float(P[np.isposinf(loss)].sum())
+    end = lambda up: (*_dense(rounded_pmf(loss + (err if up else -err), dominate(P, eta, up), d=d, up=up,
+                                          lmin=-math.inf)), min(pinf*math.exp(eta if up else -eta), 1.0))
+    return pair_from_pmfs([end(True)], [end(False)], d=d)
 
 @pld_of.register
 def _(event:dp_event.RandomizedResponseDpEvent, value_discretization_interval):
-    "noise_parameter 1 answers uniformly at random: no privacy loss (dp_accounting refuses 1)."
-    if event.noise_parameter == 1: return _identity(event, value_discretization_interval)
-    return _both(lambda pe: _pld.from_randomized_response(
-        event.noise_parameter, event.num_buckets, pessimistic_estimate=pe,
-        value_discretization_interval=value_discretization_interval))
+    "Input 0 against input 1 (symmetric); noise_parameter 1 answers uniformly at random: no privacy loss."
+    p = check_probability('RandomizedResponseDpEvent.noise_parameter', event.noise_parameter, closed=True)
+    k = check_int('RandomizedResponseDpEvent.num_buckets', event.num_buckets, lo=2)
+    if p == 1: return _identity(event, value_discretization_interval)
+    hi, lo = 1 - p + p/k, p/k
+    return _finite_pair([hi, lo, (k - 2)*lo], [lo, hi, (k - 2)*lo], value_discretization_interval)
 
 # %% ../../nbs/05_pld_accountant.ipynb #4c113ee4
 def _replace_inverse(loss:np.ndarray, sigma:float, q:float)->np.ndarray:
@@ -97,22 +109,16 @@ def _replace_loss(sigma, q, pessimistic):
                                     adjacency_type=_plm.AdjacencyType.REPLACE)
 
 # %% ../../nbs/05_pld_accountant.ipynb #541deff3
-def _dense(lo:int, probs:np.ndarray, d:float, inf:float, pessimistic:bool):
-    "A dp_accounting PMF of masses `probs` at losses (lo + i) d: dense without a dict when it is large."
-    if len(probs) <= _pld_pmf._MAX_PMF_SPARSE_SIZE:
-        return _pld_pmf.create_pmf(dict(zip(range(lo, lo + len(probs)), probs.tolist())), d, inf, pessimistic)
-    return _pld_pmf.DensePLDPmf(d, lo, probs, inf, pessimistic)
-
-def _connect_dots(d:float, lo:int, deltas:np.ndarray):
-    "Connect-the-dots masses from δ at the grid points lo d, (lo+1) d, ... (Doroshenko et al. 2022, Algorithm 1)."
-    if len(deltas) < 3:
-        return _pld_pmf.create_pmf_pessimistic_connect_dots_fixed_gap(d, lo, lo + len(deltas) - 1, deltas)
-    deltas = np.minimum.accumulate(deltas); g = np.diff(deltas)
+def _connect_dots(d:float, lo:int, deltas:np.ndarray)->tuple:
+    "(masses, lo, inf mass): connect-the-dots from δ at the grid points lo d, (lo+1) d, ... (Doroshenko et al. 2022)."
+    deltas = np.minimum.accumulate(np.asarray(deltas, float))
+    if len(deltas) == 1: return np.array([max(1 - deltas[0], 0.0)]), lo, float(deltas[0])
+    g = np.diff(deltas)
     p = np.empty_like(deltas)
     p[0] = 1 - deltas[0] + g[0]/math.expm1(d)
     p[1:-1] = (g[1:] - g[:-1]*math.exp(d))/math.expm1(d)
     p[-1] = g[-1]/math.expm1(-d)
-    return _dense(lo, np.maximum(p, 0.0), d, float(deltas[-1]), True)
+    return np.maximum(p, 0.0), lo, float(deltas[-1])
 
 # %% ../../nbs/05_pld_accountant.ipynb #1061b331
 def _replace_upper_pmf(sigma, q, d):
@@ -136,9 +142,41 @@ def _replace_lower_pmf(sigma, q, d):
     cdf = pl.mu_upper_cdf(np.r_[lower_x, x])
     ks, m = np.r_[math.floor(l0/d), ks], np.r_[m0, cdf[1:] - cdf[:-1]]
     lo = int(ks.min())
-    return _dense(lo, np.bincount(ks - lo, weights=m), d, 0.0, False)
+    return np.maximum(np.bincount(ks - lo, weights=m), 0.0), lo, 0.0
 
 # %% ../../nbs/05_pld_accountant.ipynb #842693ef
+def _loss_upper(pl, d:float)->tuple:
+    "(masses, lo, inf mass): connect-the-dots of a dp_accounting privacy loss, from its public δ at the grid points."
+    b = pl.connect_dots_bounds()
+    lo, hi = math.floor(b.epsilon_lower/d), math.ceil(b.epsilon_upper/d)
+    return _connect_dots(d, lo, np.asarray(pl.get_delta_for_epsilon(np.arange(lo, hi + 1)*d), float))
+
+def _loss_lower(pl, d:float)->tuple:
+    "(masses, lo, inf mass): privacy buckets of a dp_accounting privacy loss (its public tail, inverse and CDF)."
+    tail = pl.privacy_loss_tail(); lower_x, upper_x = tail.lower_x_truncation, tail.upper_x_truncation
+    pm, inf = {}, float(tail.tail_probability_mass_function.get(math.inf, 0.0))
+    for l, m in tail.tail_probability_mass_function.items():
+        if l != math.inf: pm[math.floor(l/d)] = pm.get(math.floor(l/d), 0.0) + m
+    k, top, xs, ks = math.floor(pl.privacy_loss(lower_x)/d), pl.privacy_loss(upper_x), [lower_x], []
+    while xs[-1] < upper_x:                          # the bucket [k d, (k+1) d) of the loss, for x in (xs[-1], x]
+        xs.append(upper_x if d*k <= top else pl.inverse_privacy_loss(d*k)); ks.append(k); k -= 1
+    cdf = np.asarray(pl.mu_upper_cdf(xs), float)
+    for k, m in zip(ks, cdf[1:] - cdf[:-1]): pm[k] = pm.get(k, 0.0) + max(float(m), 0.0)
+    return (*_dense(pm), inf)
+
+def _loss_pair(make, directions, d:float)->PldPair:
+    "The `PldPair` of dp_accounting privacy losses `make(pessimistic, adjacency)`, one per direction."
+    return pair_from_pmfs([_loss_upper(make(True, a), d) for a in directions],
+                          [_loss_lower(make(False, a), d) for a in directions], d=d)
+
+# %% ../../nbs/05_pld_accountant.ipynb #15fb3b3f
+@pld_of.register
+def _(event:dp_event.LaplaceDpEvent, value_discretization_interval):
+    "Sensitivity 1: Lap(0, b) against Lap(1, b) (symmetric)."
+    b = check_positive('LaplaceDpEvent.noise_multiplier', event.noise_multiplier)
+    return _loss_pair(lambda pe, a: _plm.LaplacePrivacyLoss(b), [None], value_discretization_interval)
+
+# %% ../../nbs/05_pld_accountant.ipynb #4f7cc6bb
 def _poisson_gaussian(event, d, relation):
     "The PLD pair of a Poisson-sampled Gaussian (or no-op) under `relation`."
     q = check_probability('PoissonSampledDpEvent.sampling_probability', event.sampling_probability, closed=True)
@@ -148,11 +186,10 @@ def _poisson_gaussian(event, d, relation):
     z = check_real('GaussianDpEvent.noise_multiplier', inner.noise_multiplier, lo=0, lo_open=True, allow_inf=True)
     if math.isinf(z): return _identity(event, d)
     if relation == NeighboringRelation.REPLACE_ONE:
-        make = lambda pe: (_replace_upper_pmf if pe else _replace_lower_pmf)(z, q, d)
-        return _both(lambda pe: _pld.PrivacyLossDistribution(make(pe)))
-    return _both(lambda pe: _pld.from_gaussian_mechanism(
-        z, pessimistic_estimate=pe, use_connect_dots=pe, value_discretization_interval=d,
-        sampling_prob=q, neighboring_relation=relation))
+        return pair_from_pmfs([_replace_upper_pmf(z, q, d)], [_replace_lower_pmf(z, q, d)], d=d)
+    A = _plm.AdjacencyType
+    make = lambda pe, a: _plm.GaussianPrivacyLoss(z, pessimistic_estimate=pe, sampling_prob=q, adjacency_type=a)
+    return _loss_pair(make, [A.REMOVE, A.ADD] if q < 1 else [A.REMOVE], d)
 
 @pld_of.register
 def _(event:dp_event.PoissonSampledDpEvent, value_discretization_interval):
@@ -263,12 +300,6 @@ def _epsilon(self:PldAccountant, target_delta): return self.get_epsilon_bounds(t
 def _delta(self:PldAccountant, target_epsilon): return self.get_delta_bounds(target_epsilon)[1]
 
 # %% ../../nbs/05_pld_accountant.ipynb #3868e885
-def _span(pmf)->int:
-    "Grid points a PMF spans: its size if dense; from its least to its largest loss if sparse (as a dense copy needs)."
-    losses = getattr(pmf, '_loss_probs', None)
-    if losses: return max(losses) - min(losses) + 1
-    return int(getattr(pmf, 'size', 0) or len(getattr(pmf, '_probs', ())))
-
 def _points(pair)->int:
     "Atoms held by the factors of the pair's upper end (both directions): `PldPair.points`, no PLD is built."
     return pair.points()
@@ -276,16 +307,17 @@ def _points(pair)->int:
 def composed_points(pair:PldPair, # one event's PLD pair
                     count:int, # how many times it is composed with itself
                    )->int:
-    "Grid points dp_accounting allocates to compose `pair` `count` times (its Chernoff tail range; linear if sparse)."
+    "Grid points of `count` self-compositions of `pair`'s upper end: per factor, dp_accounting's Chernoff tail range."
     if count <= 1: return _points(pair)
     n = 0
-    for pmf in (pair.upper._pmf_remove, pair.upper._pmf_add):
-        probs = getattr(pmf, '_probs', None)
-        if probs is None or len(probs) < 2: n += count*max(_span(pmf) - 1, 0) + 1; continue
-        with warnings.catch_warnings():     # scipy's logsumexp warns on overflow inside dp_accounting's tail bound
-            warnings.simplefilter('ignore', RuntimeWarning)
-            lo, hi = _pld_common.compute_self_convolve_bounds(probs, count, 1e-15)
-        n += hi - lo + 1
+    for fs in pair.factors[0]:                       # each direction: the factors' ranges add up
+        for f in fs:
+            c = count*f.count
+            if len(f.p) < 2: n += c*max(len(f.p) - 1, 0) + 1; continue
+            with warnings.catch_warnings():     # scipy's logsumexp warns on overflow inside dp_accounting's tail bound
+                warnings.simplefilter('ignore', RuntimeWarning)
+                lo, hi = _pld_common.compute_self_convolve_bounds(f.p, c, 1e-15)
+            n += hi - lo + 1
     return n
 
 # %% ../../nbs/05_pld_accountant.ipynb #b56b76fc

@@ -540,10 +540,10 @@ def _epsilon(self, delta:float, # δ in (0, 1]
 Tilted._inf_mass, Tilted._sums, Tilted.delta, Tilted.epsilon = _inf_mass, _sums, _delta, _epsilon
 
 # %% ../../nbs/04a_pld_build.ipynb #0eb555c2
-def _dp_factors(pld, d):
-    "Factors per direction of a dp_accounting PLD (the one place that reads its PMF fields)."
+def _dp_factors(pld)->tuple:
+    "Factors per direction of a dp_accounting PLD: the one place that reads its private fields (no public reader)."
     out = []
-    for pmf in {id(p): p for p in (pld._pmf_remove, pld._pmf_add)}.values():
+    for pmf in {id(p): p for p in (pld._pmf_remove, pld._pmf_add)}.values():   # private: see the prose above
         if hasattr(pmf, '_probs'): p, lo = np.asarray(pmf._probs, float), int(pmf._lower_loss)
         else:
             ks = sorted(pmf._loss_probs) or [0]; lo = ks[0]; p = np.zeros(ks[-1] - lo + 1)
@@ -576,8 +576,7 @@ class PldPair:
                 ):
         if factors is None:
             if upper is None or lower is None: raise ValueError('PldPair needs upper and lower PLDs, or factors')
-            d = upper._pmf_remove._discretization
-            factors = (_dp_factors(upper, d), _dp_factors(lower, d))
+            factors = (_dp_factors(upper), _dp_factors(lower))
         self.factors, self.lower_certified, self.fft_budget = factors, bool(lower_certified), int(fft_budget)
         self._upper, self._lower, self._cache = upper, lower, {}
     @property
