@@ -318,7 +318,13 @@ def test_rr_thousand_users_issue_setting():
     assert up <= 1.01*rr_worst_case_epsilon(1e-6, n=1000, local_epsilon=1.0)      # and tight
 
 # ---- every registration is covered
-COVERED = {E.GaussianDpEvent, E.LaplaceDpEvent, E.RandomizedResponseDpEvent, E.PoissonSampledDpEvent,
+@pytest.mark.parametrize('relation', [REPLACE, ADD])
+def test_parallel(relation):
+    "ParallelDpEvent of Gaussians σ = 2 and 3 on disjoint parts: the worst child's exact profile, the σ = 2 one."
+    check_event(sp.ParallelDpEvent([E.GaussianDpEvent(3.0), E.GaussianDpEvent(2.0)]), lambda e: gauss_delta(0.5, e),
+                epsilons=[0.0, 0.4, 1.5], deltas=[1e-3, 1e-6], relation=relation)
+
+COVERED = {sp.ParallelDpEvent, E.GaussianDpEvent, E.LaplaceDpEvent, E.RandomizedResponseDpEvent, E.PoissonSampledDpEvent,
            E.SelfComposedDpEvent, E.ComposedDpEvent, E.NoOpDpEvent, E.NonPrivateDpEvent, sp.ShuffleGaussianEvent,
            sp.SubsampledShuffleGaussianEvent, sp.ShuffledCheckInEvent, sp.P1DEvent, sp.PVECEvent,
            sp.ShuffledLDPEvent, ShuffledKRREvent, ProfileEvent}

@@ -452,7 +452,7 @@ def _rr_strong_pair(n:int, e0:float, d:float)->PldPair:
     if e0 > 8.0:
         return clone_pair_pld(n, e0, clone_probability=rr_clone_probability(e0), value_discretization_interval=d)
     pair = vr_pair_pld(n, *binary_rr().variation_ratio(e0), flag='hidden', value_discretization_interval=d)
-    return PldPair(pair.upper, pair.lower, lower_certified=False)
+    return PldPair(factors=pair.factors, lower_certified=False, fft_budget=pair.fft_budget)
 
 @functools.lru_cache(maxsize=8)
 def _rr_profile_pld(n:int, e0:float, d:float)->PldPair:
