@@ -14,7 +14,7 @@ from dp_accounting import dp_event, NeighboringRelation
 from .events import Event, rdp_of
 from .pld import pld_of, PldPair
 from .pld_build import Tilted
-from .profile_pld import profile_pld
+from .profile_pld import profile_pair
 
 # %% ../../nbs/06a_parallel.ipynb #12831fdb
 @dataclasses.dataclass(frozen=True)
@@ -90,7 +90,7 @@ def _lower_child(pairs:list)->PldPair:
     return max(pairs, key=lambda p: (p.lower_certified, p.epsilon_bounds(1e-6)[0]))
 
 def parallel_pair(pairs:list, # the children's `PldPair`s, on one grid
-                  *, max_points:int=2000, # grid points of `profile_pld` (calls of each child's upper profile)
+                  *, max_points:int=2000, # grid points of `profile_pair` (calls of each child's upper profile)
                  )->PldPair:
     "A certified `PldPair` of the parallel composition of `pairs`: upper dominates every child, lower one child's."
     if not pairs: raise ValueError('pairs must hold at least one PldPair; got an empty list')
@@ -98,9 +98,9 @@ def parallel_pair(pairs:list, # the children's `PldPair`s, on one grid
     if len(pairs) == 1: return pairs[0]
     d = pairs[0].d
     profiles = [upper_profile(p) for p in pairs]
-    up = profile_pld(lambda e: max(f(e) for f in profiles), value_discretization_interval=d, max_points=max_points)
+    up = profile_pair(lambda e: max(f(e) for f in profiles), value_discretization_interval=d, max_points=max_points)
     low = _lower_child(pairs)
-    return PldPair(factors=(PldPair(up, up).factors[0], low.factors[1]), lower_certified=low.lower_certified,
+    return PldPair(factors=(up.factors[0], low.factors[1]), lower_certified=low.lower_certified,
                    fft_budget=min(p.fft_budget for p in pairs))
 
 # %% ../../nbs/06a_parallel.ipynb #c1a77c44

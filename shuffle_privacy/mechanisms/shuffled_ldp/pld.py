@@ -16,7 +16,7 @@ from ...core import (check_int, check_positive, check_probability, check_real, R
                                   monotone_search)
 from ...accounting.events import Event
 from ...accounting.pld import PldPair, pld_of, check_interval
-from ...accounting.profile_pld import profile_pld
+from ...accounting.profile_pld import profile_pair
 from .randomizers import (Randomizer, Generic, KRR, binary_rr,
                                                                  vr_pair_pld, binom_tail_bound)
 
@@ -463,9 +463,8 @@ def _rr_profile_pld(n:int, e0:float, d:float)->PldPair:
     prof = np.minimum.accumulate(np.minimum(prof, np.asarray(vr.upper.get_delta_for_epsilon(list(grid)))))
     prof[-1] = 0.0 if grid[-1] >= e0 else prof[-1]          # ε0-LDP: δ(ε0) = 0
     f = lambda e: float(prof[max(0, np.searchsorted(grid, e, 'right') - 1)])
-    make = lambda pe: profile_pld(f, value_discretization_interval=d, epsilon_max=min(float(grid[-1]), 100.0),
-                                  max_points=_RR_PROFILE_POINTS, pessimistic_estimate=pe)
-    return PldPair(make(True), make(False), lower_certified=False)
+    return profile_pair(f, value_discretization_interval=d, epsilon_max=min(float(grid[-1]), 100.0),
+                        max_points=_RR_PROFILE_POINTS)             # lower_certified=False: the profile only
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #e1cbab4b
 def fmt21_pair_pld(n:int, # number of users, >= 1
@@ -515,14 +514,13 @@ def _approx_profile(grid:np.ndarray, # ε grid, increasing, >= 0
 # %% ../../../nbs/19_shuffled_ldp.ipynb #7f923592
 @functools.lru_cache(maxsize=8)
 def _approx_ldp_pld(n:int, e0:float, d0:float, d:float)->PldPair:
-    "PLD of the (ε0, δ0)-LDP bound (the Theorem) through profile_pld; the lower end bounds the profile only."
+    "PLD of the (ε0, δ0)-LDP bound (the Theorem) through profile_pair; the lower end bounds the profile only."
     grid = _profile_grid(e0, d, _RR_PROFILE_POINTS)
     pure = _clone_rate_pair(n, e0, math.exp(-e0)*(1 - d0), d).upper.get_delta_for_epsilon(list(grid))
     prof = _approx_profile(grid, np.asarray(pure, dtype=float), n, e0, d0)
     f = lambda e: float(prof[max(0, np.searchsorted(grid, e, 'right') - 1)])
-    make = lambda pe: profile_pld(f, value_discretization_interval=d, epsilon_max=min(float(grid[-1]), 100.0),
-                                  max_points=_RR_PROFILE_POINTS, pessimistic_estimate=pe)
-    return PldPair(make(True), make(False), lower_certified=False)
+    return profile_pair(f, value_discretization_interval=d, epsilon_max=min(float(grid[-1]), 100.0),
+                        max_points=_RR_PROFILE_POINTS)             # lower_certified=False: the profile only
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #33f9c7ea
 def randomizer_pld(n:int, # number of users, >= 1
