@@ -95,6 +95,22 @@ def test_checkin_monte_carlo():
         lo, up = pair.delta_bounds(e)
         assert lo - ci <= v <= up + ci, (e, lo, v, up, ci)
 
+def test_checkin_small_sigma_monte_carlo():
+    "σ = 1: the laws come from notebook 12's shared log-scale laws (`sum_laws`, with remainders); Monte Carlo inside."
+    n, p, s = 150, 0.3, 1.0               # 8 buckets from c = 5 to 95: laws of 32 users and more carry remainders
+    pair = shuffled_checkin_pld(n, p, noise_multiplier=s, value_discretization_interval=1e-4, max_buckets=8)
+    def sample(rng, N, k=25_000):
+        c, out = rng.binomial(n, p, N), np.empty(N)
+        for i in range(0, N, k):
+            cc = c[i:i + k]; W = np.exp(rng.standard_normal((len(cc), max(int(cc.max()), 1)))/s - 0.5/(s*s))
+            Wb = np.cumsum(W, axis=1)[np.arange(len(cc)), np.maximum(cc, 1) - 1]/np.maximum(cc, 1)
+            out[i:i + k] = np.where(cc > 0, 1 - cc/n + (cc/n)*Wb, 1.0)
+        return out
+    es = (0.0, 0.05, 0.2)
+    for e, (v, ci) in zip(es, _mc_delta(sample, es, np.random.default_rng(3), N=100_000)):
+        lo, up = pair.delta_bounds(e)
+        assert lo - ci <= v <= up + ci, (e, lo, v, up, ci)
+
 @pytest.mark.parametrize('make', [lambda: subsampled_shuffle_gaussian_pld(1000, 50, noise_multiplier=2.0,
                                                                           value_discretization_interval=1e-5),
                                   lambda: shuffled_checkin_pld(1000, 0.05, noise_multiplier=2.0,

@@ -43,5 +43,7 @@ EXEMPT = {
     M + 'loss_floor': 'the loss floor of the shuffle Gaussian PLDs as a function of the largest loss (a kernel)',
     M + 'sum_law': 'returns the cached law object of S_n for one end; driven by shuffle_gaussian_pld and '
                    'shuffle_gaussian_delta_bounds, whose domains cover (n, sigma); tested in tests/test_shuffle_gaussian_pld.py',
+    M + 'sum_laws': 'the cached law objects of S_n for several nearby n (check-in buckets); driven by shuffled_checkin_pld, '
+                    'whose domain covers (n, sigma); tested in notebook 12 and tests/test_subsampled_checkin_pld.py',
     M + 'gaussian_pld_pair': "dp_accounting's (sampled) Gaussian PLD pair with a size check; driven by the PLD builders",
 }

@@ -14,7 +14,7 @@ from scipy import stats
 from ...core import check_int, check_probability
 from ...accounting.pld import PldPair, pld_of, check_interval
 from ...accounting.pld_build import spread_pmf, contract_pmf, dominate, gamma, pair_from_pmfs
-from .pld import (UPPER, LOWER_FORWARD, LOWER_REVERSE, sum_law,
+from .pld import (UPPER, LOWER_FORWARD, LOWER_REVERSE, sum_law, sum_laws,
                                                              check_shuffle_gaussian, loss_floor, gaussian_pld_pair)
 from .subsampled import SubsampledShuffleGaussianEvent, ShuffledCheckInEvent
 
@@ -26,21 +26,15 @@ def _ratio_parts(L, m, q):
     with np.errstate(divide='ignore'): l = np.log(r)
     return l, r*p, p, q*L.exc/m, gamma(6)*(np.abs(l) + 1)
 
-def _component(m, wq, sigma, upper, d, laws):
-    "(forward pmf, its ∞-mass, reverse pmf, its ∞-mass) of the mixture Σ_(w, q) w g_q(S_m/m), one end; pmf = (p, i0)."
-    get = lambda k: laws[(m, k)] if (m, k) in laws else laws.setdefault((m, k), sum_law(m, sigma, k))
-    A, B = (get(UPPER), get(UPPER)) if upper else (get(LOWER_FORWARD), get(LOWER_REVERSE))
+def _component(m, wq, upper, law):
+    "Atoms of Σ_(w, q) w g_q(S_m/m), one end: (loss, mass, error) forward and reverse, and their ∞-masses."
+    A, B = (law(m, UPPER),)*2 if upper else (law(m, LOWER_FORWARD), law(m, LOWER_REVERSE))
     a, b = [_ratio_parts(A, m, q) for _, q in wq], [_ratio_parts(B, m, q) for _, q in wq]
     cat = lambda parts, j, scale=True: np.concatenate([w*x[j] if scale else x[j] for (w, _), x in zip(wq, parts)])
-    lA, pA, eA = cat(a, 0, False), cat(a, 1), cat(a, 4, False)
-    lB, qB, eB = cat(b, 0, False), cat(b, 2), cat(b, 4, False)
-    fin = np.isfinite(lA) & (pA > 0)
-    lmin = loss_floor(float(np.max(lA[fin]))) if fin.any() else -1.0
-    put = spread_pmf if upper else contract_pmf         # notebook 04a: a spread dominates, a contraction is dominated
-    fwd = put(lA, dominate(pA, gamma(8), upper), d=d, lmin=lmin, err=eA)
-    rev = put(-lB, dominate(qB, gamma(8), upper), d=d, lmin=lmin, err=eB)
+    lB, qB = cat(b, 0, False), cat(b, 2)
     exc = sum(w*x[3] for (w, _), x in zip(wq, a)) if upper else 0.0
-    return fwd, exc, rev, float(qB[np.isneginf(lB)].sum())
+    return ((cat(a, 0, False), cat(a, 1), cat(a, 4, False)), (-lB, qB, cat(b, 4, False)), exc,
+            float(qB[np.isneginf(lB)].sum()))
 
 # %% ../../../nbs/13_subsampled_checkin_pld.ipynb #c7d1e9a2
 def _mix(parts, weights, upper, zero=0.0):
@@ -51,18 +45,26 @@ def _mix(parts, weights, upper, zero=0.0):
     g = gamma(len(parts) + 3)
     return out*(1 + g if upper else 1 - g), lo
 
-def _mixture_pair(sigma, up_items, lo_items, d, zero_up=0.0, zero_lo=0.0, inf_up=0.0):
+def _end(comps, upper, d, zero, inf):
+    "One end of the mixture: all components' atoms put on the grid at once per direction, plus the 0 and ∞ atoms."
+    fwd, rev = ([np.concatenate([c[k][j] for c in comps]) for j in range(3)] for k in (0, 1))
+    fin = np.isfinite(fwd[0]) & (fwd[1] > 0)
+    lmin = loss_floor(float(np.max(fwd[0][fin]))) if fin.any() else -1.0
+    put = spread_pmf if upper else contract_pmf         # notebook 04a: a spread dominates, a contraction is dominated
+    pmfs = [put(l, dominate(p, gamma(8), upper), d=d, lmin=lmin, err=e) for l, p, e in (fwd, rev)]
+    f = 1 + 4*gamma(len(comps) + 2) if upper else 1 - 4*gamma(len(comps) + 2)
+    infs = (inf + sum(c[2] for c in comps), inf + sum(c[3] for c in comps))
+    return [(*_mix([pm], [1.0], upper, zero), min(x*f, 1.0)) for pm, x in zip(pmfs, infs)]
+
+
+# %% ../../../nbs/13_subsampled_checkin_pld.ipynb #6c73020e
+def _mixture_pair(sigma, up_items, lo_items, d, zero_up=0.0, zero_lo=0.0, inf_up=0.0, laws=None):
     "PldPair of a mixture of pairs g_q(S_m/m): items (weight, m, q) per end, plus atoms at loss 0 and +inf."
-    laws = {}
+    law = lambda m, kind: laws[(m, kind)] if laws and (m, kind) in laws else sum_law(m, sigma, kind)
     def end(items, upper, zero, inf):
         by_m = {}                                       # one law per number of users, a q per item
         for w, m, q in items: by_m.setdefault(m, []).append((w, q))
-        comps = [_component(m, wq, sigma, upper, d, laws) for m, wq in by_m.items()]
-        ws = [1.0]*len(comps)                           # the weights are in the components' masses
-        finf, rinf = inf + sum(c[1] for c in comps), inf + sum(c[3] for c in comps)
-        f = 1 + 4*gamma(len(ws) + 2) if upper else 1 - 4*gamma(len(ws) + 2)
-        return [(*_mix([c[0] for c in comps], ws, upper, zero), min(finf*f, 1.0)),
-                (*_mix([c[2] for c in comps], ws, upper, zero), min(rinf*f, 1.0))]
+        return _end([_component(m, wq, upper, law) for m, wq in by_m.items()], upper, d, zero, inf)
     return pair_from_pmfs(end(up_items, True, zero_up, inf_up), end(lo_items, False, zero_lo, 0.0), d=d,
                           lower_certified=True)      # both ends bound one actual neighbouring pair (see above)
 
@@ -107,11 +109,31 @@ def _bucket_edges(a, b, mu, nb):
     return np.unique(np.r_[a, e, b + 1])
 
 # %% ../../../nbs/13_subsampled_checkin_pld.ipynb #d96c2e22
+def _checkin_items(n, p, nb):
+    "Bucket items (weight, m, q) of both ends, the laws' m per end, and the masses at c = 0 and in the tails."
+    B = stats.binom(n, p)
+    c_lo = int(B.ppf(_CHECKIN_TAIL))
+    c_hi = n - int(stats.binom(n, 1.0 - p).ppf(_CHECKIN_TAIL)) if p < 1 else n   # scipy's isf is unreliable here
+    tail = (float(B.cdf(c_lo - 1)) if c_lo > 0 else 0.0) + (float(B.sf(c_hi)) if c_hi < n else 0.0)
+    w0 = float(B.pmf(0)) if c_lo == 0 else 0.0
+    a = max(c_lo, 1)
+    if a > c_hi: return [], [], (), (), w0, tail
+    edges = _bucket_edges(a, c_hi, n*p, nb)
+    c1s, c2s = edges[:-1].tolist(), (edges[1:] - 1).tolist()
+    up, lo = [], []
+    for c1, c2 in zip(c1s, c2s):
+        e = np.unique(np.linspace(c1, c2 + 1, min(_Q_SPLIT, c2 - c1 + 1) + 1).round().astype(np.int64))
+        for a_, b_ in zip(e[:-1].tolist(), (e[1:] - 1).tolist()):   # one law per bucket, q per sub-bucket
+            w = _binom_mass(B, a_, b_)
+            up.append((w*(1 + 1e-10), c1, b_/n)); lo.append((w*(1 - 1e-10), c2, a_/n))
+    return up, lo, tuple(c1s), tuple(c2s), w0, tail
+
+# %% ../../../nbs/13_subsampled_checkin_pld.ipynb #e99882ac
 def shuffled_checkin_pld(num_users:int, # n >= 1
                          probability:float, # p in (0, 1], each user's check-in probability
                          *, noise_multiplier:float, # σ / width of the data interval, in [0.05, 1e4]
                          value_discretization_interval:float=1e-4, # grid of the privacy loss
-                         max_buckets:int=32, # at most this many groups of participant counts (3 lattice laws each)
+                         max_buckets:int=32, # at most this many groups of participant counts (a law per end each)
                         )->PldPair:
     "Certified PLDs of one shuffled check-in round (replace-one, both ways; assumes Theorem 1's pair is worst)."
     n, s = check_shuffle_gaussian(num_users, noise_multiplier)
@@ -119,22 +141,13 @@ def shuffled_checkin_pld(num_users:int, # n >= 1
     if p == 0: raise ValueError('probability must be in (0, 1]; got 0')
     d = check_interval(value_discretization_interval)
     nb = check_int('max_buckets', max_buckets, lo=1, hi=4096)
-    B = stats.binom(n, p)
-    c_lo = int(B.ppf(_CHECKIN_TAIL))
-    c_hi = n - int(stats.binom(n, 1.0 - p).ppf(_CHECKIN_TAIL)) if p < 1 else n   # scipy's isf is unreliable here
-    tail = (float(B.cdf(c_lo - 1)) if c_lo > 0 else 0.0) + (float(B.sf(c_hi)) if c_hi < n else 0.0)
-    w0 = float(B.pmf(0)) if c_lo == 0 else 0.0
-    a = max(c_lo, 1)
-    up, lo = [], []
-    if a <= c_hi:
-        edges = _bucket_edges(a, c_hi, n*p, nb)
-        for c1, c2 in zip(edges[:-1].tolist(), (edges[1:] - 1).tolist()):
-            e = np.unique(np.linspace(c1, c2 + 1, min(_Q_SPLIT, c2 - c1 + 1) + 1).round().astype(np.int64))
-            for a_, b_ in zip(e[:-1].tolist(), (e[1:] - 1).tolist()):   # one law per bucket, q per sub-bucket
-                w = _binom_mass(B, a_, b_)
-                up.append((w*(1 + 1e-10), c1, b_/n)); lo.append((w*(1 - 1e-10), c2, a_/n))
+    up, lo, m_up, m_lo, w0, tail = _checkin_items(n, p, nb)
+    laws = {}                                           # nearby m share their laws' high bits (notebook 12)
+    for ms, kinds in ((m_up, (UPPER,)), (m_lo, (LOWER_FORWARD, LOWER_REVERSE))):
+        for k in kinds:
+            if ms: laws.update(((m, k), L) for m, L in zip(ms, sum_laws(ms, s, k)))
     return _mixture_pair(s, up, lo, d, zero_up=w0*(1 + 1e-10), zero_lo=(w0 + tail)*(1 - 1e-10),
-                         inf_up=tail*(1 + 1e-10) + 1e-300)
+                         inf_up=tail*(1 + 1e-10) + 1e-300, laws=laws)
 
 # %% ../../../nbs/13_subsampled_checkin_pld.ipynb #70398a0e
 @pld_of.register
