@@ -165,6 +165,7 @@ class BallsIntoBinsEvent(ProfileEvent):
         epsilon = check_real('epsilon', epsilon, lo=0, hi=700)
         return _event_pair(self.num_users, self.fake_balls_per_bin).delta_bounds(epsilon)[1]
     def epsilon(self, delta:float, # target δ in (0, 1)
+                hi:float=1e3, # kept for `ProfileEvent`'s signature: the pair's own search needs no cap
                )->float:
         "Certified upper bound on ε(δ) from the pair (inf if δ is below the infinite-loss mass)."
         delta = check_probability('delta', delta)
