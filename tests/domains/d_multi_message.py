@@ -43,9 +43,18 @@ DOMAINS = {
         invalid=(dict(n=100, epsilon=1.0, delta=1e-6), dict(n=10**4, epsilon=0.0, delta=1e-6),
                  dict(n=10**4, epsilon=1.5, delta=1e-6), dict(n=10**4, epsilon=1.0, delta=0.0),
                  dict(n=10**4, epsilon=1.0, delta=1.5))),
+    M + 'uniform_fake_balls_pair': Domain(st.fixed_dictionaries(
+        dict(n=ints(1, 10**9), s=log_uniform(1e-3, 1e6), b=ints(3, 10**12),
+             value_discretization_interval=log_uniform(1e-3, 0.1)),
+        optional=dict(log_tail=st.floats(-700.0, -5.0))),
+        kind='object', check=_pair_ok, max_examples=10,
+        invalid=(dict(n=0, s=1.0, b=5), dict(n=10, s=0.0, b=5), dict(n=10, s=1.0, b=2), dict(n=10, s=2e6, b=5),
+                 dict(n=10, s=1.0, b=5, value_discretization_interval=2.0), dict(n=10, s=1.0, b=5, log_tail=0.0))),
 }
 
 EXEMPT = {
     M + 'BallsIntoBinsEvent': 'an event (a dataclass); validation, PLD, accountants and calibrate tested in '
                               'tests/test_multi_message.py',
+    M + 'BallsIntoBinsUniformEvent': 'an event (a dataclass); validation, PLD and accountant tested in '
+                                     'tests/test_multi_message.py',
 }
