@@ -224,3 +224,15 @@ def test_uniform_fake_balls_at_published_parameters():
     with pytest.raises(ValueError, match='num_bins'): BallsIntoBinsUniformEvent(10, 1.0, num_bins=2)
     with pytest.raises(ValueError, match='b'): uniform_fake_balls_pair(10, 1.0, b=2)
     with pytest.raises(ValueError, match='s'): uniform_fake_balls_pair(10, 0.0, b=5)
+
+
+@pytest.mark.parametrize('n,p', [(200, 0.1), (2000, 0.02)])
+def test_at_least_one_bin_alone(n, p):
+    """Seeing one of the two bins is a post-processing of seeing both: δ(ε) of the pair is at least that of one
+    P1D-style shift (N + 1 against N, or N against N + 1), from notebook 21's exact profile (g = 1)."""
+    from shuffle_privacy.mechanisms.summation.exact import binomial_shift_log_delta
+    pair = balls_into_bins_pair(n, p)
+    for e in (0.1, 0.5, 1.0):
+        one = max(math.exp(binomial_shift_log_delta(e, m=n, p=p, k=k)) for k in (1, -1))
+        assert pair.delta_bounds(e)[1] >= one*(1 - 1e-9)
+        assert pair.delta_bounds(e)[0] >= 0.9*one        # and two bins leak more than one, by a margin here
