@@ -324,7 +324,30 @@ def test_parallel(relation):
     check_event(sp.ParallelDpEvent([E.GaussianDpEvent(3.0), E.GaussianDpEvent(2.0)]), lambda e: gauss_delta(0.5, e),
                 epsilons=[0.0, 0.4, 1.5], deltas=[1e-3, 1e-6], relation=relation)
 
-COVERED = {sp.ParallelDpEvent, E.GaussianDpEvent, E.LaplaceDpEvent, E.RandomizedResponseDpEvent, E.PoissonSampledDpEvent,
+def bins_pair_delta(n, p, eps):
+    "Balls-into-bins: (N_j + 1, N_k) against (N_j, N_k + 1), N ~ Bin(n, p) independent, both orders (symmetric)."
+    B = binom(n, p); b = lambda z: B.get(z, mp.mpf(0)); g = mp.e**mp.mpf(eps)
+    return mp.fsum(max(b(j - 1)*b(k) - g*b(j)*b(k - 1), 0) for j in range(n + 2) for k in range(n + 2))
+
+def test_balls_into_bins():
+    "BallsIntoBinsEvent (n = 30, μ = 6: a fake ball per bin with p = 0.2): the reduced pair summed in mpmath."
+    mp.mp.dps = MP_DPS
+    check_event(sp.BallsIntoBinsEvent(30, 6.0), lambda e: bins_pair_delta(30, mp.mpf(6)/30, e),
+                epsilons=[0.0, 0.5, 1.5], deltas=[1e-2, 1e-4])
+
+def test_balls_into_bins_uniform():
+    "BallsIntoBinsUniformEvent (n = 2, b = 3 bins, s = 3/2 fake balls each): every dataset enumerated exactly."
+    from fractions import Fraction
+    from test_multi_message import _uniform_output          # the enumeration of the whole protocol, in Fractions
+    laws = {x: _uniform_output(x, 3, Fraction(3, 2)) for x in itertools.product(range(3), repeat=2)}
+    def worst(e):
+        P = lambda x: {k: mp.mpf(v.numerator)/v.denominator for k, v in laws[x].items()}
+        return max(both(P(x), P((v,) + x[1:]), e) for x in laws for v in range(3) if v != x[0])
+    ev = sp.BallsIntoBinsUniformEvent(2, 1.0, num_bins=3)      # s = b μ / n = 3/2
+    check_event(ev, worst, epsilons=[0.0, 0.4, 1.2], deltas=[0.3],
+                certified=pld_of(ev, 1e-3).lower_certified)
+
+COVERED = {sp.BallsIntoBinsEvent, sp.BallsIntoBinsUniformEvent, sp.ParallelDpEvent, E.GaussianDpEvent, E.LaplaceDpEvent, E.RandomizedResponseDpEvent, E.PoissonSampledDpEvent,
            E.SelfComposedDpEvent, E.ComposedDpEvent, E.NoOpDpEvent, E.NonPrivateDpEvent, sp.ShuffleGaussianEvent,
            sp.SubsampledShuffleGaussianEvent, sp.ShuffledCheckInEvent, sp.P1DEvent, sp.PVECEvent,
            sp.ShuffledLDPEvent, ShuffledKRREvent, ProfileEvent}
