@@ -5,7 +5,8 @@ import shuffle_privacy as sp
 from shuffle_privacy.mechanisms.summation.exact import P1DEvent, PVECEvent, p1d_pld, p1d_exact_delta
 from shuffle_privacy.accounting.pld import PldAccountant, pld_of
 
-@pytest.mark.parametrize('m,p,g', [(200, 0.5, 3), (1000, 0.3, 10), pytest.param(5000, 0.5, 40, marks=pytest.mark.slow)])
+@pytest.mark.parametrize('m,p,g', [(200, 0.5, 3), pytest.param(1000, 0.3, 10, marks=pytest.mark.slow),
+                                   pytest.param(5000, 0.5, 40, marks=pytest.mark.slow)])
 def test_interval_contains_exact_profile(m, p, g):
     pair = p1d_pld(m, p, g=g, value_discretization_interval=1e-4)
     for e in (0.0, 0.1, 0.5, 1.5):

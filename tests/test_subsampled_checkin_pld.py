@@ -28,7 +28,7 @@ def mixture_delta_mp(q, s, e):
 
 # (4, 0.5): the slowest test of the suite (mpmath quadrature at small sigma, ~3 CPU-min under load): slow only;
 # the same bracketing property runs by default at sigma = 1, 2, 5
-@pytest.mark.parametrize('n,s', [pytest.param(4, 0.5, marks=pytest.mark.slow), (4, 2.0),
+@pytest.mark.parametrize('n,s', [pytest.param(4, 0.5, marks=pytest.mark.slow), pytest.param(4, 2.0, marks=pytest.mark.slow),
                                  pytest.param(100, 1.0, marks=pytest.mark.slow), (100, 5.0)])
 def test_m1_is_the_sampled_gaussian(n, s):
     pair = subsampled_shuffle_gaussian_pld(n, 1, noise_multiplier=s, value_discretization_interval=1e-5)
@@ -83,6 +83,7 @@ def test_subsampled_monte_carlo():
         lo, up = pair.delta_bounds(e)
         assert lo - ci <= v <= up + ci, (e, lo, v, up, ci)
 
+@pytest.mark.slow     # test_checkin_small_sigma_monte_carlo checks the same at σ = 1 by default
 def test_checkin_monte_carlo():
     n, p, s = 20, 0.3, 2.0
     pair = shuffled_checkin_pld(n, p, noise_multiplier=s, value_discretization_interval=1e-5, max_buckets=64)
