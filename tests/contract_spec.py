@@ -65,6 +65,14 @@ def _leaves(x):
     if isinstance(x, (tuple, list)):
         for v in x: yield from _leaves(v)
 
+def pair_ok(pair, kwargs: dict, epsilons=(0.0, 0.5, 2.0)):
+    "A `PldPair` result: at each ε its δ interval is ordered, in [0, 1], and the upper end does not rise with ε."
+    prev = 1.0
+    for e in epsilons:
+        lo, up = pair.delta_bounds(e)
+        assert 0.0 <= lo <= up <= prev + 1e-15, (e, lo, up)
+        prev = up
+
 def check_result(kind: str, result, kwargs: dict, rdp_orders_kw='orders'):
     "Assert the contract on `result` for a call with `kwargs`."
     assert result is not None or kind in ('any', 'object'), 'returned None'

@@ -2,7 +2,7 @@
 import math
 import numpy as np
 from hypothesis import strategies as st
-from contract_spec import Domain, log_uniform, ints, orders
+from contract_spec import Domain, pair_ok, log_uniform, ints, orders
 
 M = 'shuffle_privacy.mechanisms.shuffled_ldp.k_rr.'
 _e0 = log_uniform(1e-3, 700.0)
@@ -11,13 +11,6 @@ def _window_ok(r, kw):
     lo, hi, lg = r
     assert 0 <= lo <= hi <= kw['N'], r
     assert lg <= math.log(2) + kw['log_tail'] + 1e-9 or lg == -math.inf, r
-
-def _pair_ok(pair, kw):
-    prev = 1.0
-    for e in (0.0, 0.5, 2.0):
-        lo, up = pair.delta_bounds(e)
-        assert 0.0 <= lo <= up <= prev + 1e-15, (e, lo, up)
-        prev = up
 
 DOMAINS = {
     M + 'binomial_window': Domain(st.fixed_dictionaries(
@@ -37,7 +30,7 @@ DOMAINS = {
         dict(n=ints(1, 200), local_epsilon=log_uniform(1e-3, 30.0),
              value_discretization_interval=log_uniform(1e-3, 0.1)),
         optional=dict(log_tail=st.floats(-200.0, -5.0))),
-        kind='object', check=_pair_ok, max_examples=8,
+        kind='object', check=pair_ok, max_examples=8,
         invalid=(dict(n=0, local_epsilon=1.0), dict(n=10, local_epsilon=0.0), dict(n=10, local_epsilon=800.0),
                  dict(n=10, local_epsilon=1.0, value_discretization_interval=2.0),
                  dict(n=10, local_epsilon=1.0, log_tail=0.0))),

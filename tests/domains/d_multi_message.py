@@ -1,18 +1,11 @@
 """Domains of `shuffle_privacy.mechanisms.shuffled_ldp.multi_message` (see tests/contract_spec.py)."""
 import math
 from hypothesis import strategies as st
-from contract_spec import Domain, log_uniform, ints
+from contract_spec import Domain, pair_ok, log_uniform, ints
 
 M = 'shuffle_privacy.mechanisms.shuffled_ldp.multi_message.'
 _p = st.one_of(log_uniform(1e-300, 0.5), log_uniform(1e-16, 0.5).map(lambda q: 1.0 - q))
 _eps = st.one_of(st.just(0.0), log_uniform(1e-6, 700.0))
-
-def _pair_ok(pair, kw):
-    prev = 1.0
-    for e in (0.0, 0.5, 2.0):
-        lo, up = pair.delta_bounds(e)
-        assert 0.0 <= lo <= up <= prev + 1e-15, (e, lo, up)
-        prev = up
 
 def _n_mu(n_hi, frac):
     "n, and mu = a fraction of n (mu < n), as keyword arguments."
@@ -22,7 +15,7 @@ DOMAINS = {
     M + 'balls_into_bins_pair': Domain(st.fixed_dictionaries(
         dict(n=ints(1, 10**12), p=_p, value_discretization_interval=log_uniform(1e-3, 0.1)),
         optional=dict(log_tail=st.floats(-700.0, -5.0))),
-        kind='object', check=_pair_ok, max_examples=10,
+        kind='object', check=pair_ok, max_examples=10,
         invalid=(dict(n=0, p=0.1), dict(n=10, p=0.0), dict(n=10, p=1.0), dict(n=10**13, p=0.1),
                  dict(n=10, p=0.1, value_discretization_interval=2.0), dict(n=10, p=0.1, log_tail=0.0),
                  dict(n=10, p=0.1, log_tail=-800.0))),
@@ -47,7 +40,7 @@ DOMAINS = {
         dict(n=ints(1, 10**9), s=log_uniform(1e-3, 1e6), b=ints(3, 10**12),
              value_discretization_interval=log_uniform(1e-3, 0.1)),
         optional=dict(log_tail=st.floats(-700.0, -5.0))),
-        kind='object', check=_pair_ok, max_examples=10,
+        kind='object', check=pair_ok, max_examples=10,
         invalid=(dict(n=0, s=1.0, b=5), dict(n=10, s=0.0, b=5), dict(n=10, s=1.0, b=2), dict(n=10, s=2e6, b=5),
                  dict(n=10, s=1.0, b=5, value_discretization_interval=2.0), dict(n=10, s=1.0, b=5, log_tail=0.0))),
 }
