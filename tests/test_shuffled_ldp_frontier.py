@@ -41,7 +41,7 @@ def test_binary_rr_matches_exact_worst_case(n, e0):
         assert w - 2e-9 <= up <= w*1.005 + 2e-4, (delta, w, up)       # within the grid of the profile PLD
 
 def test_binary_rr_above_the_exact_range_uses_the_proven_pair():
-    n, e0 = 5000, 1.0
+    n, e0 = 6000, 1.0                                              # above _RR_PROFILE_MAX_N = 5000
     up = pld_of(ShuffledBinaryRREvent(n, e0), 1e-4).epsilon_bounds(1e-6)[1]
     strong = clone_pair_pld(n, e0, clone_probability=2/(math.e + 1)).epsilon_bounds(1e-6)[1]
     assert math.isclose(up, strong, rel_tol=2e-3)

@@ -14,7 +14,7 @@ from scipy import special, stats
 from dp_accounting.pld import privacy_loss_distribution as _pld
 from ...core import (check_int, check_positive, check_probability, check_real, ResourceLimitError,
                                   monotone_search)
-from ...accounting.events import Event
+from ...accounting.events import Event, LateProgress
 from ...accounting.pld import PldPair, pld_of, check_interval
 from ...accounting.profile_pld import profile_pair
 from .randomizers import (Randomizer, Generic, KRR, binary_rr,
@@ -280,7 +280,7 @@ def rr_pair_pld(n:int, # number of users, >= 1
     return PldPair(*pairs)
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #82e63785
-_RR_EXACT_MAX_N = 3000
+_RR_EXACT_MAX_N = 10_000
 
 def _binom_window(N:int, pr:float):
     "Bin(N, pr) over +-15 sd: (offset, pmf on the window)."
@@ -290,16 +290,19 @@ def _binom_window(N:int, pr:float):
 
 @functools.lru_cache(maxsize=1)           # reused by the profile PLD at every grid the accountant tries
 def _rr_all_m(n:int, e0:float):
-    "Laws P_m, Q_m of the count for every m (rows), on a common support, and the mass dropped from each row."
+    "Laws P_m, Q_m of the count for m <= (n-1)/2 (rows), each on its own window, and the mass dropped from each."
     q = 1/(math.exp(e0) + 1)
-    rows_P, rows_Q, dropped = np.zeros((n, n + 1)), np.zeros((n, n + 1)), np.zeros(n)
-    for m in range(n):
-        o1, a = _binom_window(m, 1 - q); o2, b = _binom_window(n - 1 - m, q)
-        t = np.convolve(a, b); o = o1 + o2
-        P = np.convolve(t, [1 - q, q]); Q = np.convolve(t, [q, 1 - q])
-        rows_P[m, o:o + len(P)] = P; rows_Q[m, o:o + len(Q)] = Q
-        dropped[m] = max(0.0, 1.0 - math.fsum(t))
-    return rows_P, rows_Q, dropped
+    rows, half = [], (n - 1)//2 + 1              # m and n-1-m mirror each other (see above)
+    with LateProgress('shuffled binary RR: exact laws of the count', total=half) as ticker:
+        for m in range(half):
+            _, a = _binom_window(m, 1 - q); _, b = _binom_window(n - 1 - m, q)
+            t = np.convolve(a, b)                # direct sums of positive terms: relative accuracy in the tails
+            rows.append((np.convolve(t, [1 - q, q]), np.convolve(t, [q, 1 - q]), max(0.0, 1.0 - math.fsum(t))))
+            ticker.step()
+    W = max(len(P) for P, _, _ in rows)
+    P, Q = np.zeros((len(rows), W)), np.zeros((len(rows), W))
+    for i, (p_, q_, _) in enumerate(rows): P[i, :len(p_)], Q[i, :len(q_)] = p_, q_
+    return P, Q, np.array([r[2] for r in rows])
 
 def _rr_worst(P, Q, dr, eps):
     "max over the rows m of max(H(P_m || Q_m), H(Q_m || P_m)) plus the dropped mass, rounded up."
@@ -309,7 +312,7 @@ def _rr_worst(P, Q, dr, eps):
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #eb375945
 def rr_worst_case_delta(epsilon:float, # ε >= 0
-                        *, n:int, # number of users, 1 <= n <= 3000
+                        *, n:int, # number of users, 1 <= n <= 10000
                         local_epsilon:float, # ε0 > 0
                        )->float:
     "Exact δ(ε) of shuffled binary RR over all replace-one neighbours (max over the others' ones, both directions)."
@@ -323,7 +326,7 @@ def rr_worst_case_delta(epsilon:float, # ε >= 0
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #59d4ac33
 def rr_worst_case_epsilon(delta:float, # δ in (0, 1)
-                          *, n:int, # number of users, 1 <= n <= 3000
+                          *, n:int, # number of users, 1 <= n <= 10000
                           local_epsilon:float, # ε0 > 0
                          )->float:
     "Smallest ε (bisection, rounded up) with rr_worst_case_delta(ε) <= δ."
@@ -418,7 +421,7 @@ def blanket_epsilon(delta:float, # δ in (0, 1)
     return float(g[int(np.argmax(m <= delta))])
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #47cf0122
-_RR_PROFILE_MAX_N = 2000
+_RR_PROFILE_MAX_N = 5000
 _RR_PROFILE_POINTS = 4000
 
 def _profile_grid(e0:float, d:float, max_points:int)->np.ndarray:
@@ -433,7 +436,7 @@ def _rr_profile_on_grid(n:int, e0:float, grid:np.ndarray, rows:int=256)->np.ndar
     P, Q, dr = _rr_all_m(n, e0)
     out = np.zeros(len(grid)); g = np.exp(np.minimum(grid, 700.0))
     for A, B in ((P, Q), (Q, P)):
-        for i in range(0, n, rows):
+        for i in range(0, len(A), rows):
             a, b = A[i:i + rows], B[i:i + rows]
             with np.errstate(divide='ignore', invalid='ignore'):
                 L = np.where(a > 0, np.log(a) - np.log(b), -np.inf)
@@ -456,7 +459,7 @@ def _rr_strong_pair(n:int, e0:float, d:float)->PldPair:
 
 @functools.lru_cache(maxsize=8)
 def _rr_profile_pld(n:int, e0:float, d:float)->PldPair:
-    "PLD of the exact worst-case profile of shuffled binary RR, capped by the variation-ratio pair (n <= 2000)."
+    "PLD of the exact worst-case profile of shuffled binary RR, capped by the variation-ratio pair (n <= 5000)."
     grid = _profile_grid(e0, d, _RR_PROFILE_POINTS)
     prof = _rr_profile_on_grid(n, e0, grid)
     vr = _rr_strong_pair(n, e0, d)
