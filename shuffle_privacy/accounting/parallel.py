@@ -11,7 +11,7 @@ __all__ = ['ParallelDpEvent', 'flat_children', 'upper_profile', 'parallel_pair']
 import dataclasses, functools, math
 import numpy as np
 from dp_accounting import dp_event, NeighboringRelation
-from .events import Event, rdp_of
+from .events import Event, rdp_of, LateProgress
 from .pld import pld_of, PldPair
 from .pld_build import Tilted
 from .profile_pld import profile_pair
@@ -85,9 +85,10 @@ def upper_profile(pair:PldPair, # a certified pair (its upper end is used)
     return f
 
 # %% ../../nbs/06a_parallel.ipynb #068b69f8
-def _lower_child(pairs:list)->PldPair:
-    "The child pair whose lower end the parallel event keeps: certified first, then the largest lower ε(1e-6)."
-    return max(pairs, key=lambda p: (p.lower_certified, p.epsilon_bounds(1e-6)[0]))
+def _lower_child(pairs:list, profiles:list)->PldPair:
+    "The child whose lower end is kept: certified first, then the largest upper δ where the maximum falls to 1e-6."
+    e = _falls_to(lambda x: max(f(x) for f in profiles), 1e-6) or 0.0      # the profiles' tilts: no new FFT
+    return pairs[max(range(len(pairs)), key=lambda i: (pairs[i].lower_certified, profiles[i](e)))]
 
 def parallel_pair(pairs:list, # the children's `PldPair`s, on one grid
                   *, max_points:int=2000, # grid points of `profile_pair` (calls of each child's upper profile)
@@ -97,9 +98,11 @@ def parallel_pair(pairs:list, # the children's `PldPair`s, on one grid
     if any(not isinstance(p, PldPair) for p in pairs): raise TypeError('pairs must be a list of PldPair')
     if len(pairs) == 1: return pairs[0]
     d = pairs[0].d
-    profiles = [upper_profile(p) for p in pairs]
+    profiles = []
+    with LateProgress('ParallelDpEvent: upper profiles of the children', total=len(pairs)) as ticker:
+        for p in pairs: profiles.append(upper_profile(p)); ticker.step()
     up = profile_pair(lambda e: max(f(e) for f in profiles), value_discretization_interval=d, max_points=max_points)
-    low = _lower_child(pairs)
+    low = _lower_child(pairs, profiles)
     return PldPair(factors=(up.factors[0], low.factors[1]), lower_certified=low.lower_certified,
                    fft_budget=min(p.fft_budget for p in pairs))
 
