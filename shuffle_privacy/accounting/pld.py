@@ -364,10 +364,10 @@ def _fine_bytes(self:PldAccountant, pair:PldPair, f:float)->float:
 
 # %% ../../nbs/05_pld_accountant.ipynb #c1c4c117
 def _next_grid(rtol:float, lo:float, up:float)->float:
-    "The factor of the next grid: the width is about proportional to the grid; aim at half of `rtol`, 2x to 1000x."
+    "The factor of the next grid: the width is about proportional to the grid; aim at half of `rtol`, 2x to 10x."
     gap = up - lo
     if not (0 < gap < math.inf and up < math.inf): return 0.1
-    return min(max(0.5*rtol*up/gap, 1e-3), 0.5)
+    return min(max(0.5*rtol*up/gap, 0.1), 0.5)
 
 def _shrinks(certified:bool, rtol:float, f:float, old:tuple, new:tuple)->bool:
     "Did refining by `f` move the interval as discretisation error would (width down by sqrt f, or at least half)?"
