@@ -14,7 +14,7 @@ def test_interval_contains_exact_profile(m, p, g):
         lo, up = pair.delta_bounds(e)
         assert lo <= ex*(1 + 1e-9) + 1e-15 and ex <= up*(1 + 1e-9) + 1e-15
 
-@pytest.mark.parametrize('m,p,g', [(300, 0.5, 4), (200, 0.4, 6)])
+@pytest.mark.parametrize('m,p,g', [(300, 0.5, 4), pytest.param(200, 0.4, 6, marks=pytest.mark.slow)])
 def test_two_rounds_against_enumeration(m, p, g):
     "Two rounds: δ = max over the shift's sign of Σ_{z1,z2} (P(z1)P(z2) - e^ε P(z1∓g)P(z2∓g))_+, enumerated exactly."
     import numpy as np

@@ -108,7 +108,7 @@ def test_interval_holds_at_small_delta_against_mpmath(k, d):
     assert lo <= ex <= up, (lo, ex, up)
     if up < math.inf: assert acc.get_delta(up) <= d
 
-@pytest.mark.parametrize('grid', [None, 1e-4])
+@pytest.mark.parametrize('grid', [None, pytest.param(1e-4, marks=pytest.mark.slow)])   # None: the adaptive grid
 def test_get_delta_inverts_get_epsilon_at_moderate_sigma(grid):
     acc = PldAccountant(value_discretization_interval=grid).compose(GaussianDpEvent(1.0), 10)
     for d in (1e-3, 1e-6, 1e-9):
