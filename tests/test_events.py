@@ -194,3 +194,12 @@ def test_non_experiment_modules_import_no_plotting_or_torch():
             'print(sorted({"matplotlib", "ipywidgets", "sklearn", "torch"} & {m.split(".")[0] for m in sys.modules}))')
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == '[]'
+
+def test_calibrate_threshold_decides_on_epsilon_not_its_log():
+    "One float above the target, log(ε/target) rounds to 0: the search must still treat the point as a miss."
+    import math
+    from shuffle_privacy.accounting.calibrate import _threshold
+    above = math.nextafter(3.0, math.inf)
+    eps = lambda x: 3.0 if x >= 2.0 else above if x >= 1.0 else 10.0      # ε falls with the noise x
+    x = _threshold(eps, lambda x: eps(x) <= 3.0, 3.0, (4.0, 0.5), rtol=1e-6)
+    assert eps(x) <= 3.0 and x >= 2.0

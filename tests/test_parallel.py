@@ -231,3 +231,8 @@ def test_pld_property_upper_dominates_the_worst_gaussian(sigmas, eps):
     lo, up = pair.delta_bounds(eps)
     s = min(sigmas)
     assert lo <= gauss_delta(s, eps) <= up <= gauss_delta(s, eps - 3e-2) + 1e-12, (sigmas, eps, lo, up)
+
+def test_parallel_pair_refuses_children_on_different_grids():
+    from shuffle_privacy.accounting.parallel import parallel_pair
+    from shuffle_privacy.accounting.pld_build import gaussian_pair
+    with pytest.raises(ValueError, match='one grid'): parallel_pair([gaussian_pair(1.0, 1e-3), gaussian_pair(2.0, 1e-2)])

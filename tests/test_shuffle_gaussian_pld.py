@@ -276,3 +276,10 @@ def test_n1_far_tail_is_zero_not_nan():
     assert np.all(lo == 0) and np.all(up == 5e-324) and not np.isnan(up).any()
     lo, up = shuffle_gaussian_delta_bounds(1, 3.0, 1e10)
     assert lo == 0 and up == 5e-324
+
+@pytest.mark.parametrize('args,word', [(((3,), -1.0, 'upper'), 'sigma'), (((3,), 0.01, 'upper'), 'sigma'),
+                                       (((3,), float('nan'), 'upper'), 'sigma'), (((3,), 1.0, 'bogus'), 'kind'),
+                                       (((0,), 1.0, 'upper'), 'ns')])
+def test_sum_laws_bad_inputs(args, word):
+    from shuffle_privacy.mechanisms.shuffle_gaussian.pld import sum_laws
+    with pytest.raises(ValueError, match=word): sum_laws(*args)

@@ -150,12 +150,14 @@ def _next_point(b, a, gb, ga, stale_b, tol):
 def _threshold(eps, ok, eps_t, ends, rtol, max_steps=60):
     "The x that meets the target, within rtol of one that misses: Illinois steps on ε's values, then bisection."
     b, a = ends                                             # b meets the target, a misses it
-    gb, ga, last = _gap(eps(b), eps_t), _gap(eps(a), eps_t), None
-    for _ in range(max_steps):
+    eb, ea = eps(b), eps(a)
+    gb, ga, last = _gap(eb, eps_t), _gap(ea, eps_t), None
+    steps = max_steps if eb <= eps_t < ea else 0            # the ends as this accountant sees them, else bisect
+    for _ in range(steps):
         if abs(a - b) <= rtol*abs(b): return b
         x = _next_point(b, a, gb, ga, last == 'a', rtol*abs(b))
-        gx = _gap(eps(x), eps_t)
-        if gx <= 0:
+        ex = eps(x); gx = _gap(ex, eps_t)
+        if ex <= eps_t:                                     # decided on ε itself: log(ε/target) rounds to 0 above it
             b, gb = x, gx
             if last == 'b': ga /= 2                        # Illinois: the other end has not moved twice in a row
             last = 'b'

@@ -98,6 +98,7 @@ def parallel_pair(pairs:list, # the children's `PldPair`s, on one grid
     if any(not isinstance(p, PldPair) for p in pairs): raise TypeError('pairs must be a list of PldPair')
     if len(pairs) == 1: return pairs[0]
     d = pairs[0].d
+    if any(p.d != d for p in pairs): raise ValueError(f'pairs must share one grid; got {[p.d for p in pairs]}')
     profiles = []
     with LateProgress('ParallelDpEvent: upper profiles of the children', total=len(pairs)) as ticker:
         for p in pairs: profiles.append(upper_profile(p)); ticker.step()

@@ -93,7 +93,7 @@ def _log_theta_mills(eps:float, rp):
 
 # %% ../../../nbs/15_iteration.ipynb #57ad93a7
 def _log_theta_parts(eps:float, r):
-    "(log theta, log(1 - theta)) of theta_{e^eps}(r), elementwise over the array r >= 0, each to ~1e-14 relative."
+    "(log θ, log(1 - θ)) of θ_{e^eps}(r) over r >= 0: ~1e-14 relative; log θ < -1e4 is an upper bound (see above)."
     r = np.atleast_1d(np.asarray(r, dtype=float))
     lt, l1m = np.full(r.shape, -np.inf), np.zeros(r.shape)
     pos = r > 0                                  # theta(0) = 0 exactly

@@ -349,6 +349,7 @@ def sum_law(n:int, # number of users >= 1
     return _cached_law(n, sigma, (UPPER if kind == UPPER else LOWER_FORWARD) if log else kind, log)
 
 # %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #9fac08bf
+_SIGMA_RANGE = (0.05, 1e4)  # σ the shuffle Gaussian PLD serves (check_shuffle_gaussian, sum_laws)
 _STEP_POINTS = 640      # designed grid of the law of a remainder n mod 2^j: a small share of the sum's variance
 _STEP_SHARE = 16        # 2^j <= n/16: the remainder holds less than 1/16 of the users
 
@@ -373,13 +374,16 @@ def sum_laws(ns:tuple, # numbers of users, each an int >= 1
             )->tuple: # the laws of S_n for n in ns (read-only)
     "Laws of S_n for many nearby n: on the log-scale grid they share their high bits' laws; `sum_law` on the lattice."
     ns = tuple(check_int('ns', n, lo=1, hi=10**12) for n in ns)
+    sigma = check_positive('sigma', sigma)
+    if not _SIGMA_RANGE[0] <= sigma <= _SIGMA_RANGE[1]:
+        raise ValueError(f'sigma must be in [{_SIGMA_RANGE[0]}, {_SIGMA_RANGE[1]:g}]; got {sigma!r}')
+    if kind not in (UPPER, LOWER_FORWARD, LOWER_REVERSE):
+        raise ValueError(f"kind must be 'upper', 'lower_forward' or 'lower_reverse'; got {kind!r}")
     if sigma >= _LATTICE_MIN_SIGMA: return tuple(sum_law(n, sigma, kind) for n in ns)
     k = UPPER if kind == UPPER else LOWER_FORWARD
     return tuple(_shared_law(n, sigma, k) for n in ns)
 
 # %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #19122e98
-_SIGMA_RANGE = (0.05, 1e4)
-
 def check_shuffle_gaussian(num_users, # n, an int in [1, 1e12]
                            noise_multiplier, # σ, in [0.05, 1e4]
                           )->tuple: # (n, σ) validated

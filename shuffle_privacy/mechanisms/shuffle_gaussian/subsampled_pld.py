@@ -133,7 +133,7 @@ def shuffled_checkin_pld(num_users:int, # n >= 1
                          probability:float, # p in (0, 1], each user's check-in probability
                          *, noise_multiplier:float, # σ / width of the data interval, in [0.05, 1e4]
                          value_discretization_interval:float=1e-4, # grid of the privacy loss
-                         max_buckets:int=32, # at most this many groups of participant counts (a law per end each)
+                         max_buckets:int=32, # at most this many groups of participant counts (laws of both ends each)
                         )->PldPair:
     "Certified PLDs of one shuffled check-in round (replace-one, both ways; assumes Theorem 1's pair is worst)."
     n, s = check_shuffle_gaussian(num_users, noise_multiplier)

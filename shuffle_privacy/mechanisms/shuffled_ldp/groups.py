@@ -39,7 +39,7 @@ def monotone_violations(group_sizes:list, # the distinct sizes, increasing (the 
                         floor:float=1e-15, # δ at or below this is float noise, not compared
                         max_points:int=4000, # ε points compared
                        )->list: # (n, ε, δ of n, δ of the smallest group) where a larger group's bound is above
-    "Where the certified upper profile of a larger group exceeds the smallest group's (by more than `floor`)."
+    "Where the certified upper profile of a larger group exceeds the smallest group's (where it is above `floor`)."
     sizes = _check_sizes(group_sizes)
     if sorted(set(sizes)) != sizes: raise ValueError(f'group_sizes must be distinct and increasing; got {sizes}')
     ev = lambda n: ShuffledLDPEvent(n, local_epsilon, randomizer=randomizer)

@@ -23,7 +23,8 @@ def _chernoff(x, n, p):
     "log of Chernoff's bound on Pr[N >= x] (x >= np) or Pr[N <= x] (x <= np), N ~ Bin(n, p), widened for rounding."
     a = x/n
     g = -n*(special.rel_entr(a, p) + special.rel_entr(1 - a, 1 - p))
-    return float(g + 1e-12*(1 + abs(g)))
+    slack = 8*U*n*(1 + abs(math.log(p)) + abs(math.log1p(-p)))   # a = x/n rounded: n U per log term (absolute)
+    return float(g + 1e-12*(1 + abs(g)) + slack)
 
 def _first(lo, hi, ok):
     "Smallest integer in [lo, hi] with ok (monotone: False then True; hi when none before it)."
