@@ -113,3 +113,12 @@ def test_get_delta_inverts_get_epsilon_at_moderate_sigma(grid):
     acc = PldAccountant(value_discretization_interval=grid).compose(GaussianDpEvent(1.0), 10)
     for d in (1e-3, 1e-6, 1e-9):
         assert acc.get_delta(acc.get_epsilon(d)) <= d
+
+def test_dp_accounting_losses_refuse_a_grid_too_fine_before_building():
+    "Laplace(1e-3) spans 2000 nats: on a grid of 1e-7 that is 2e10 values, refused at once (not looped over)."
+    from dp_accounting import LaplaceDpEvent
+    from shuffle_privacy.accounting.pld_build import check_grid_size
+    with pytest.raises(sp.ResourceLimitError, match='instead'):
+        sp.PldAccountant(value_discretization_interval=1e-7).compose(LaplaceDpEvent(1e-3)).get_epsilon(1e-6)
+    check_grid_size(1.0, 1e-6)                                  # 1e6 values: allowed
+    with pytest.raises(sp.ResourceLimitError, match='instead'): check_grid_size(10.0, 1e-6)

@@ -23,7 +23,8 @@ from .events import (UnsupportedEventError, ProfileEvent, Accountant, patch, che
 
 # %% ../../nbs/05_pld_accountant.ipynb #57d10188
 from .pld_build import (PldPair, FineInterval, check_interval,   # notebook 04a
-                                                  gaussian_pair, pair_from_pmfs, rounded_pmf, dominate, U)
+                                                  gaussian_pair, pair_from_pmfs, rounded_pmf, dominate, U,
+                                                  check_grid_size)
 _all_ = ['PldPair', 'FineInterval', 'check_interval']
 
 # %% ../../nbs/05_pld_accountant.ipynb #8ff4a162
@@ -124,6 +125,7 @@ def _connect_dots(d:float, lo:int, deltas:np.ndarray)->tuple:
 def _replace_upper_pmf(sigma, q, d):
     "dp_accounting's pessimistic connect-the-dots PMF of the replace-one subsampled Gaussian, vectorised."
     pl = _replace_loss(sigma, q, True); b = pl.connect_dots_bounds()
+    check_grid_size(b.epsilon_upper - b.epsilon_lower, d)           # before any allocation
     lo, hi = math.floor(b.epsilon_lower/d), math.ceil(b.epsilon_upper/d)
     e = np.arange(lo, hi + 1)*d; x = _replace_inverse(e, sigma, q)
     return _connect_dots(d, lo, np.clip(pl.mu_upper_cdf(x) - np.exp(e + pl.mu_lower_log_cdf(x)), 0, 1))
@@ -134,6 +136,7 @@ def _replace_lower_pmf(sigma, q, d):
     lower_x, upper_x = tail.lower_x_truncation, tail.upper_x_truncation
     (l0, m0), = tail.tail_probability_mass_function.items()          # the lower tail, at the loss of lower_x
     top = pl.privacy_loss(upper_x)
+    check_grid_size(pl.privacy_loss(lower_x) - top, d)              # before any allocation
     ks = np.arange(math.floor(pl.privacy_loss(lower_x)/d), math.floor(top/d) - 2, -1)
     ks = ks[:int(np.argmax(d*ks <= top)) + 1]                # the last bucket ends at upper_x
     x = _replace_inverse(d*ks[:-1], sigma, q)
@@ -148,6 +151,7 @@ def _replace_lower_pmf(sigma, q, d):
 def _loss_upper(pl, d:float)->tuple:
     "(masses, lo, inf mass): connect-the-dots of a dp_accounting privacy loss, from its public δ at the grid points."
     b = pl.connect_dots_bounds()
+    check_grid_size(b.epsilon_upper - b.epsilon_lower, d)           # before the loop over grid points
     lo, hi = math.floor(b.epsilon_lower/d), math.ceil(b.epsilon_upper/d)
     return _connect_dots(d, lo, np.asarray(pl.get_delta_for_epsilon(np.arange(lo, hi + 1)*d), float))
 
@@ -158,6 +162,7 @@ def _loss_lower(pl, d:float)->tuple:
     for l, m in tail.tail_probability_mass_function.items():
         if l != math.inf: pm[math.floor(l/d)] = pm.get(math.floor(l/d), 0.0) + m
     k, top, xs, ks = math.floor(pl.privacy_loss(lower_x)/d), pl.privacy_loss(upper_x), [lower_x], []
+    check_grid_size(d*k - top, d)                                    # before the loop over buckets
     while xs[-1] < upper_x:                          # the bucket [k d, (k+1) d) of the loss, for x in (xs[-1], x]
         xs.append(upper_x if d*k <= top else pl.inverse_privacy_loss(d*k)); ks.append(k); k -= 1
     cdf = np.asarray(pl.mu_upper_cdf(xs), float)

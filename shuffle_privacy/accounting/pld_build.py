@@ -6,8 +6,8 @@ rounding in the safe direction, and `PldPair`, whose composition carries a prove
 # %% auto #0
 __all__ = ['U', 'KAPPA_FFT', 'K_ERFCX', 'GL_K', 'GL_C', 'FineInterval', 'check_interval', 'gamma', 'fft_eta',
            'gaussian_log_delta_bounds', 'gaussian_delta_bounds', 'gaussian_upper_pmf', 'gaussian_lower_pmf',
-           'rounded_pmf', 'dominate', 'spread_pmf', 'contract_pmf', 'Factor', 'log_mgf', 'tilt', 'saddle',
-           'spectrum_power', 'Tilted', 'PldPair', 'pair_from_pmfs', 'gaussian_pair']
+           'check_grid_size', 'rounded_pmf', 'dominate', 'spread_pmf', 'contract_pmf', 'Factor', 'log_mgf', 'tilt',
+           'saddle', 'spectrum_power', 'Tilted', 'PldPair', 'pair_from_pmfs', 'gaussian_pair']
 
 # %% ../../nbs/04a_pld_build.ipynb #3b1eaaad
 import math, functools
@@ -187,7 +187,10 @@ def gaussian_lower_pmf(mu:float, # μ = sensitivity/σ > 0
     return np.maximum((m - e)*(1 - 4*U), 0.0), i_lo, 0.0
 
 # %% ../../nbs/04a_pld_build.ipynb #6ae675c6
-def _too_many(span, d, limit=5*10**6):
+def check_grid_size(span:float, # the loss range in nats, >= 0 (already validated)
+                    d:float, # the grid, > 0 (already validated)
+                    limit:int=5*10**6, # most loss values allowed
+                   ):
     "ResourceLimitError if a loss range of `span` nats on a grid of d holds more than `limit` values."
     if span/d > limit:
         raise ResourceLimitError(f'the privacy loss spans {span:.4g} nats: on a grid of {d:g} the PLD would hold '
@@ -206,7 +209,7 @@ def rounded_pmf(loss:np.ndarray, # privacy losses (finite ones are used)
     if up: loss = np.maximum(loss, lmin)
     else: loss, mass = loss[loss >= lmin], mass[loss >= lmin]
     if loss.size == 0: return {0: 0.0}
-    _too_many(float(loss.max() - loss.min()), d)
+    check_grid_size(float(loss.max() - loss.min()), d)
     k = (np.ceil(loss/d) if up else np.floor(loss/d)).astype(np.int64)
     lo = int(k.min()); acc = np.bincount(k - lo, weights=mass)
     return {int(i + lo): float(acc[i]) for i in np.nonzero(acc)[0]}
@@ -239,7 +242,7 @@ def _prepared(loss, mass, d, lmin, err, up):
     err = err*(1 + 2*U) + 2*U*np.abs(loss)                    # and the rounding of the sum below
     if up: loss = np.maximum(loss + err, lmin)
     else: loss = loss - err; loss, mass = loss[loss >= lmin], mass[loss >= lmin]
-    if loss.size: _too_many(float(loss.max() - loss.min()), d)
+    if loss.size: check_grid_size(float(loss.max() - loss.min()), d)
     return loss, mass
 
 # %% ../../nbs/04a_pld_build.ipynb #ca2c2226
@@ -679,5 +682,5 @@ def gaussian_pair(sigma:float, # noise multiplier σ > 0 (sensitivity 1)
                  )->PldPair:
     "The certified `PldPair` of the Gaussian mechanism: quadrature connect-the-dots (upper), buckets (lower)."
     s = check_positive('sigma', sigma); d = check_interval(d)
-    _too_many(24.0/s, d)
+    check_grid_size(24.0/s, d)
     return pair_from_pmfs([gaussian_upper_pmf(1/s, d)], [gaussian_lower_pmf(1/s, d)], d=d)

@@ -40,6 +40,7 @@ DOMAINS = {
                            invalid=(dict(masses=np.array([1.0]), eta=-1.0, upper=True),)),
 }
 EXEMPT = {
+    M + 'check_grid_size': 'a size guard on numbers its callers validated (span, d); tested in tests/test_pld.py',
     M + 'FineInterval': 'a float subclass marking a grid the adaptive accountant checked; see check_interval',
     M + 'gamma': "Higham's γ_n, a float-error constant of the proofs (kernel, tested in notebook 04a)",
     M + 'fft_eta': 'the FFT error constant of assumption A1 (kernel; tested against an 80-bit DFT in notebook 04a)',

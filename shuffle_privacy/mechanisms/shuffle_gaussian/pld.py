@@ -20,7 +20,7 @@ from ...core import (check_int, check_positive, check_nonnegative, check_array, 
 from ...accounting.pld import PldPair, pld_of, check_interval
 from ...accounting.pld_build import (gaussian_pair, gaussian_delta_bounds, gaussian_log_delta_bounds,
                                                  rounded_pmf, pair_from_pmfs, spread_pmf,
-                                                 contract_pmf, dominate, gamma)
+                                                 contract_pmf, dominate, gamma, check_grid_size)
 from .rdp import ShuffleGaussianEvent
 
 # %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #9cf7e110
@@ -447,12 +447,7 @@ def loss_floor(lmax:float, # the largest finite loss of the upper PMF
     "Losses below it are raised (upper) or dropped (lower): their mass is at most e^floor (e^-40 < 5e-18)."
     return -max(1.0, min(3*lmax, 40.0))
 
-def _too_many(span, d):
-    "ResourceLimitError if a loss range of `span` nats on a grid of d holds more than _MAX_PLD_POINTS values."
-    if span/d > _MAX_PLD_POINTS:
-        raise ResourceLimitError(f'the privacy loss spans {span:.4g} nats: on a grid of {d:g} the PLD would hold '
-                                 f'{span/d:.3g} values (> {_MAX_PLD_POINTS:.0e}); use value_discretization_interval '
-                                 f'>= {span/_MAX_PLD_POINTS:.2g} instead')
+
 
 # %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #2b0d27f4
 def gaussian_pld_pair(sigma:float, # noise multiplier σ > 0 (sensitivity 1)
@@ -461,7 +456,7 @@ def gaussian_pld_pair(sigma:float, # noise multiplier σ > 0 (sensitivity 1)
                      )->PldPair:
     "The Gaussian PLD pair: certified (notebook 04a) without sampling; dp_accounting's with sampling probability q."
     if q is None: return gaussian_pair(sigma, d)
-    _too_many(20.0/sigma, d)
+    check_grid_size(20.0/sigma, d, _MAX_PLD_POINTS)
     mk = lambda pe: _pld.from_gaussian_mechanism(sigma, pessimistic_estimate=pe, use_connect_dots=pe,
                                                  value_discretization_interval=d, sampling_prob=q)
     return PldPair(mk(True), mk(False))
