@@ -15,7 +15,7 @@ import numpy as np
 import mpmath
 from scipy import fft as sp_fft, special
 from dp_accounting.pld import privacy_loss_distribution as _pld
-from ..core import check_positive, check_int, check_array, check_probability, ResourceLimitError
+from ..core import check_positive, check_int, check_array, check_probability, check_real, ResourceLimitError
 
 # %% ../../nbs/04a_pld_build.ipynb #a0ec5226
 class FineInterval(float):
@@ -278,6 +278,7 @@ def _merged_cells(loss, mass, h):
 def _den(a, d):
     "An upper bound on e^a - 1 for a computed a = log(x_i/x_t) (absolute error <= 2u(|a| + 2d)); inf past 700."
     return math.inf if a > 700 else math.expm1(a)*(1 + 8*U) + 8*U*(abs(a) + 2*d)*(math.exp(a) + 1)
+
 
 
 # %% ../../nbs/04a_pld_build.ipynb #5a1e7c3d
@@ -635,7 +636,9 @@ def _eps_hint(self, i, delta):
     "A float estimate of ε(δ) for direction i: the Gaussian approximation, refined by one tilted evaluation."
     fs = self.factors[0][i]; mom = [f.moments() for f in fs]
     mean = sum(f.count*m[1] for f, m in zip(fs, mom)); var = sum(f.count*m[2] for f, m in zip(fs, mom))
+    top = sum(f.count*(f.i0 + len(f.p) - 1) for f in fs)*self.d          # the largest finite composed loss
     e0 = max(mean + math.sqrt(var)*math.sqrt(2*math.log(1/delta)), self.d)
+    if top > mean and e0 > mean + 0.9*(top - mean): e0 = mean + 0.9*(top - mean)   # a tilt at the top is useless
     t = self._tilted(0, i, e0); e = t.epsilon(delta)
     if not math.isfinite(e): return e0
     if abs(e - e0) <= 0.25*math.sqrt(var) + 2*self.d:               # close enough: keep the tilt already computed
@@ -655,6 +658,7 @@ def _delta_bounds(self, epsilon:float, # ε
 def _epsilon_bounds(self, delta:float, # δ in (0, 1]
                    )->tuple:
     "(lower, upper) on the exact ε(δ): each end verified against its certified δ (no search error remains)."
+    delta = check_real('delta', delta, lo=0.0, hi=1.0, lo_open=True)
     hints = [self._eps_hint(i, delta) for i in range(len(self.factors[0]))]
     up = max(self._tilted(0, i, h).epsilon(delta) for i, h in enumerate(hints))
     lo = max(self._tilted(1, i, hints[min(i, len(hints) - 1)]).epsilon(delta) for i in range(len(self.factors[1])))

@@ -51,6 +51,16 @@ DOMAINS = {
     M + 'vr_pair_pld': Domain(st.tuples(_vr_kw(log_uniform(1.01, 1e3)), ints(1, 10**4), _d).map(
         lambda t: dict(t[0], n=t[1], value_discretization_interval=t[2])), kind='object', check=_pair_ok,
         max_examples=8, invalid=(dict(n=0, p=2.0, beta=0.2, q=2.0), dict(n=10, p=2.0, beta=0.2, q=2.0, flag='x'))),
+    M + 'krr_blanket_pair_pld': Domain(st.fixed_dictionaries(dict(
+        n=ints(1, 10**6), k=ints(2, 10**4), local_epsilon=log_uniform(1e-3, 8.0), value_discretization_interval=_d)),
+        kind='object', check=_pair_ok, max_examples=8, quick=2,
+        invalid=(dict(n=0, k=3, local_epsilon=1.0), dict(n=10, k=1, local_epsilon=1.0), dict(n=10, k=3, local_epsilon=9.0),
+                 dict(n=10, k=3, local_epsilon=1.0, rel_block=0.0))),
+    M + 'krr_dataset_delta': Domain(st.fixed_dictionaries(dict(
+        epsilon=log_uniform(1e-6, 20.0), n=ints(2, 10**4), k=ints(3, 10**4), local_epsilon=log_uniform(1e-3, 50.0))),
+        kind='delta', max_examples=10,
+        invalid=(dict(epsilon=-1.0, n=10, k=3, local_epsilon=1.0), dict(epsilon=0.1, n=1, k=3, local_epsilon=1.0),
+                 dict(epsilon=0.1, n=10, k=2, local_epsilon=1.0))),
     M + 'vr_delta': Domain(st.tuples(_vr_kw(log_uniform(1.01, 1e3)), ints(1, 10**4), log_uniform(1e-6, 10.0)).map(
         lambda t: dict(t[0], n=t[1], epsilon=t[2])), kind='delta', max_examples=10,
         invalid=(dict(epsilon=-1.0, n=10, p=2.0, beta=0.2, q=2.0), dict(epsilon=0.1, n=10, p=2.0, beta=0.2, q=2.0, flag='x'))),
