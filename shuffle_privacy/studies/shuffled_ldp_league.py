@@ -85,4 +85,7 @@ def randomizer_league_row(row:dict, # one stored Wang et al. row (randomizer, op
     out['wang'] = row['eps_ub']
     out['wang_status'] = ('proven (γ = 0, two inputs)' if row['randomizer'] == 'binary_rr' else
                           'claimed (proof incomplete)' if rz.tv_is_extremal(e0) else 'claimed (proof gap)')
+    if row['randomizer'] == 'k_rr' and n <= 10**5 and e0 <= 50:       # one neighbouring pair, exact (notebook 18)
+        out['pair_delta'] = R.krr_dataset_delta(row['eps_ub'], n, row['options']['k'], e0)
+        if out['pair_delta'] > delta: out['wang_status'] = 'false (one pair exceeds δ)'
     return out
