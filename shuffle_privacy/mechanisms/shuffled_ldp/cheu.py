@@ -7,7 +7,7 @@ certified privacy loss distribution of the count the analyzer sees, with a prove
 # %% auto #0
 __all__ = ['cheu_randomizer', 'cheu_count', 'cheu_analyzer', 'cheu_pair', 'CheuSumEvent', 'cheu_claim_rows']
 
-# %% ../../../nbs/19c_cheu_summation.ipynb #3976775a
+# %% ../../../nbs/19c_cheu_summation.ipynb #cb6f0a90
 import dataclasses, functools, math
 import numpy as np
 from scipy import special
@@ -18,7 +18,7 @@ from ...accounting.pld import pld_of
 from ...accounting.pld_build import (U, gamma, check_interval, spread_pmf, contract_pmf, pair_from_pmfs,
                                                   PldPair)
 
-# %% ../../../nbs/19c_cheu_summation.ipynb #55829175
+# %% ../../../nbs/19c_cheu_summation.ipynb #575b48d9
 def _check_krp(k, r, p):
     "Validated (k, r, p)."
     return (check_int('k', k, lo=1, hi=10**6), check_int('r', r, lo=0, hi=10**9),
@@ -41,7 +41,7 @@ def cheu_randomizer(x, # inputs in [0, 1]: a scalar (one user) or an array (one 
     bits = np.arange(k + r) < xhat[..., None]
     return np.where(g.random(bits.shape) < p, g.random(bits.shape) < 0.5, bits).astype(np.uint8)
 
-# %% ../../../nbs/19c_cheu_summation.ipynb #54646752
+# %% ../../../nbs/19c_cheu_summation.ipynb #a123e064
 def cheu_count(x, # inputs in [0, 1], one per user (a 1-d array)
                *, k:int, # precision, in [1, 1e6]
                r:int, # extra zero bits per user, in [0, 1e9]
@@ -68,7 +68,7 @@ def cheu_analyzer(count:int, # number of ones received, in [0, n (k + r)]
     count = check_int('count', count, lo=0, hi=n*(k + r))
     return (count - p*n*(k + r)/2)/((1 - p)*k)
 
-# %% ../../../nbs/19c_cheu_summation.ipynb #4c42c303
+# %% ../../../nbs/19c_cheu_summation.ipynb #9a992119
 _LOG_TAIL = -80.0              # log of the binomial mass left out of every window
 _MAX_WINDOW = 10**6            # points of a binomial window
 _MAX_WORK = 3*10**8            # window points times kernel points in one convolution
@@ -87,7 +87,7 @@ def _first(lo, hi, ok):
         lo, hi = (lo, mid) if ok(mid) else (mid + 1, hi)
     return lo
 
-# %% ../../../nbs/19c_cheu_summation.ipynb #429a0572
+# %% ../../../nbs/19c_cheu_summation.ipynb #f96b7958
 def _window(n, p, log_tail=_LOG_TAIL):
     "(lo, hi, log of a certified bound on Pr[N < lo] + Pr[N > hi]), N ~ Bin(n, p)."
     if n == 0: return 0, 0, -math.inf
@@ -107,7 +107,7 @@ def _anchor(n, p, z):
             + z_*mpmath.log(p_) + (n_ - z_)*mpmath.log1p(-p_)
         return float(v)
 
-# %% ../../../nbs/19c_cheu_summation.ipynb #67310f1a
+# %% ../../../nbs/19c_cheu_summation.ipynb #cc539ecd
 def _log_masses(n, p, lo, hi):
     "log B(z) for z in lo..hi, N ~ Bin(n, p) (an mpmath anchor and the ratio recursion), and η bounding each mass."
     if hi - lo + 1 > _MAX_WINDOW:
@@ -122,15 +122,57 @@ def _log_masses(n, p, lo, hi):
     E = U*abs(b0) + 1e-30 + et + gamma(hi - lo + 2)*np.concatenate([[0.0], np.cumsum(np.abs(t))]) + U*np.abs(lb)
     return lb, float(E.max()*(1 + 1e-6) + 2*U)
 
-# %% ../../../nbs/19c_cheu_summation.ipynb #4e70a2b2
-def _count_masses(m, qb, k, q):
-    "(s, log P, log Q, relative η, absolute underflow bound, tail) of P = B + Bin(k, q), Q = B + Bin(k, 1-q)."
-    lo, hi, lg = _window(m, qb)
+# %% ../../../nbs/19c_cheu_summation.ipynb #95ff5368
+def _sum_anchor(a, qa, b, s):
+    "log Pr[Bin(a, qa) + Bin(b, 1/2) = s] by a direct sum of certified log masses, and its relative error."
+    lo1, hi1, lg1 = _window(a, qa, -300.0)
+    j_lo, j_hi = max(lo1, s - b), min(hi1, s)
+    if j_lo > j_hi: return -math.inf, 0.0
+    l1, e1 = _log_masses(a, qa, j_lo, j_hi)
+    l2, e2 = _log_masses(b, 0.5, s - j_hi, s - j_lo)
+    v = float(special.logsumexp(l1 + l2[::-1]))
+    miss = math.exp(lg1 - v) if lg1 > -math.inf else 0.0      # the terms outside a's window, relative to the sum
+    return v, e1 + e2 + gamma(j_hi - j_lo + 4) + 2*U*abs(v) + miss*(1 + 1e-9)
+
+# %% ../../../nbs/19c_cheu_summation.ipynb #69d1e58c
+def _recursion(a, qa, b, lo_w, hi_w):
+    "log masses of Bin(a, qa) + Bin(b, 1/2) on lo_w..hi_w (< s*) by the three-term recursion, and their η."
+    T = a*qa + b*(1 - qa)
+    v0, e0 = _sum_anchor(a, qa, b, lo_w)
+    v1, e1 = _sum_anchor(a, qa, b, lo_w + 1)
+    g = np.empty(hi_w - lo_w + 1); g[0] = 1.0; g[1] = math.exp(v1 - v0) if len(g) > 1 else 0.0
+    for i in range(1, len(g) - 1):
+        s = lo_w + i
+        g[i + 1] = ((T - s)*g[i] + qa*(a + b - s + 1)*g[i - 1])/((1 - qa)*(s + 1))
+    c = (T + hi_w)/(T - hi_w)
+    eta = max(e0, e1) + 2*U*abs(v1 - v0) + len(g)*(2*c + 8)*U*(1 + 1e-6)
+    with np.errstate(divide='ignore'):
+        lg = np.log(g) + v0
+    return lg, float(eta + 4*U*np.abs(lg).max())
+
+# %% ../../../nbs/19c_cheu_summation.ipynb #b4db60c8
+def _blanket(a, qa, b, k):
+    "(lo, hi, tail, lo_w, hi_w, log masses on lo_w..hi_w, η, size) of B = Bin(a, qa) + Bin(b, 1/2), padded by k."
+    parts = [(a + b, 0.5)] if qa == 0.5 else [(a, qa), (b, 0.5)]
+    wins = [_window(m, x) for m, x in parts]
+    if len(parts) == 2 and (a == 0 or b == 0 or sum(w[1] for w in wins) + k >= a*qa + b*(1 - qa) - 1):
+        parts = [(a, qa)] if a > 0 else [(b, 0.5)]       # drop Bin(b, 1/2): independent noise, cannot raise δ
+        wins = [_window(*parts[0])]
+    lo, hi, m = sum(w[0] for w in wins), sum(w[1] for w in wins), sum(x[0] for x in parts)
+    tail = sum(math.exp(w[2]) for w in wins if w[2] > -math.inf)*(1 + 1e-9)
     lo_w, hi_w = max(lo - k, 0), min(hi + k, m)
+    if len(parts) == 2: lb, eb = _recursion(a, qa, b, lo_w, hi_w)
+    elif m > 0: lb, eb = _log_masses(*parts[0], lo_w, hi_w)
+    else: lb, eb = np.zeros(1), 0.0
+    return lo, hi, tail, lo_w, hi_w, lb, eb, m
+
+# %% ../../../nbs/19c_cheu_summation.ipynb #89e51c6a
+def _count_masses(bl, k, q):
+    "(s, log P, log Q, relative η, absolute underflow bound, tail) of P = B + Bin(k, q), Q = B + Bin(k, 1-q)."
+    lo, hi, tail, lo_w, hi_w, lb, eb, m = bl
     if (hi_w - lo_w + 1)*(k + 1) > _MAX_WORK:
         raise ResourceLimitError(f'the count needs {(hi_w - lo_w + 1)*(k + 1):.3g} products (> {_MAX_WORK:.0e}): '
                                  'use a smaller precision k or fewer users')
-    lb, eb = _log_masses(m, qb, lo_w, hi_w) if m > 0 else (np.zeros(1), 0.0)
     lk, ek = _log_masses(k, q, 0, k)
     a = np.where(lk - lk.max() > -690, np.exp(lk - lk.max()), 0.0)
     b = np.exp(lb - lb.max())
@@ -141,10 +183,9 @@ def _count_masses(m, qb, k, q):
     shift = float(lk.max() + lb.max())
     eta, ua = eb + ek + 4*U + gamma(k + 3), (k + 1)*math.exp(-690 + shift)*(1 + 1e-9)
     with np.errstate(divide='ignore'):
-        return (lo_w + t0 + np.arange(len(cp)), np.log(cp) + shift, np.log(cq) + shift, eta, ua,
-                math.exp(lg)*(1 + 1e-9))
+        return lo_w + t0 + np.arange(len(cp)), np.log(cp) + shift, np.log(cq) + shift, eta, ua, tail
 
-# %% ../../../nbs/19c_cheu_summation.ipynb #ec8bcc21
+# %% ../../../nbs/19c_cheu_summation.ipynb #164ec942
 _LCAP = 60.0                   # losses above it: +inf (upper end) or dropped (lower end); below -_LCAP: raised/dropped
 
 def _direction(lA, lB, eta, ua, tail, d, upper, extra=0.0):
@@ -166,22 +207,20 @@ def _direction(lA, lB, eta, ua, tail, d, upper, extra=0.0):
     q, i0 = contract_pmf(loss[keep], ml, d=d, lmin=-_LCAP, err=err[keep])
     return q, i0, 0.0
 
-# %% ../../../nbs/19c_cheu_summation.ipynb #90510e75
-def _end(m, qb, k, q, d, upper, extra=0.0):
-    "Both directions (P || Q, Q || P) of one end with blanket Bin(m, qb) and the user's Bin(k, q) vs Bin(k, 1-q)."
-    s, lP, lQ, eta, ua, tail = _count_masses(m, qb, k, q)
+# %% ../../../nbs/19c_cheu_summation.ipynb #c55a4fde
+def _end(bl, k, q, d, upper, extra=0.0):
+    "Both directions (P || Q, Q || P) of one end with blanket `bl` and the user's Bin(k, q) vs Bin(k, 1-q)."
+    s, lP, lQ, eta, ua, tail = _count_masses(bl, k, q)
     return [_direction(lP, lQ, eta, ua, tail, d, upper, extra), _direction(lQ, lP, eta, ua, tail, d, upper, extra)]
 
-def _upper_blanket(n, k, r, p):
-    "(m, qb, tau): the dominating blanket Bin(m, qb) of the text, (a) or (b), and the mass tau sent to +inf."
-    q, M = p/2, n*(k + r) - k
-    if p >= 1: r0, tau = M, 0.0
-    else:
-        r0, _, lg = _window(M, p)
-        tau = math.exp(lg)*(1 + 1e-9) if lg > -math.inf else 0.0
-    return (r0, 0.5, tau) if r0/4 >= n*r*q*(1 - q) else (n*r, q, 0.0)
+def _revealed(n, k, p):
+    "(z0, tau): Chernoff lower quantile of R ~ Bin((n-1) k, p), the revealed coins, and a bound on Pr[R < z0]."
+    c = (n - 1)*k
+    if p >= 1 or c == 0: return c, 0.0
+    z0, _, lg = _window(c, p)
+    return z0, (math.exp(lg)*(1 + 1e-9) if lg > -math.inf else 0.0)
 
-# %% ../../../nbs/19c_cheu_summation.ipynb #dfbcea51
+# %% ../../../nbs/19c_cheu_summation.ipynb #aa1cab32
 def cheu_pair(n:int, # number of users, in [1, 1e9]
               *, k:int, # precision (the user's unary bits), in [1, 1e6]
               r:int, # extra zero bits per user, in [0, 1e9]
@@ -192,12 +231,12 @@ def cheu_pair(n:int, # number of users, in [1, 1e9]
     n = check_int('n', n, lo=1, hi=10**9); k, r, p = _check_krp(k, r, p)
     d = check_interval(value_discretization_interval)
     q, M = p/2, n*(k + r) - k
-    m, qb, tau = _upper_blanket(n, k, r, p)
-    up = _end(m, qb, k, q, d, True, tau)
-    lo = _end(M, q, k, q, d, False)
+    z0, tau = _revealed(n, k, p)
+    up = _end(_blanket(n*r, q, z0, k), k, q, d, True, tau)
+    lo = _end(_blanket(M, q, 0, k), k, q, d, False)
     return pair_from_pmfs([(a, i, f) for a, i, f in up], [(a, i, f) for a, i, f in lo], d=d, lower_certified=True)
 
-# %% ../../../nbs/19c_cheu_summation.ipynb #2ca4c76e
+# %% ../../../nbs/19c_cheu_summation.ipynb #54fc307a
 @functools.lru_cache(maxsize=32)
 def _event_pair(n, k, r, p, d=1e-4):
     "The certified pair of one event on the grid d (cached: profile queries reuse it)."
@@ -230,7 +269,7 @@ class CheuSumEvent(ProfileEvent):
 def _(event:CheuSumEvent, value_discretization_interval):
     return event._pair(value_discretization_interval)
 
-# %% ../../../nbs/19c_cheu_summation.ipynb #4f1df592
+# %% ../../../nbs/19c_cheu_summation.ipynb #f072f285
 def cheu_claim_rows(claims:list, # dicts with n, k, r, p and the claimed epsilon > 0 and delta in (0, 1)
                     *, value_discretization_interval:float=1e-4, # grid of the privacy loss, in [1e-7, 1]
                    )->list:
