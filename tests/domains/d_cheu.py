@@ -20,15 +20,16 @@ DOMAINS = {
         invalid=(dict(count=-1, n=5, k=2, r=1, p=0.3), dict(count=100, n=5, k=2, r=1, p=0.3),
                  dict(count=1, n=5, k=2, r=1, p=1.0), dict(count=1, n=0, k=2, r=1, p=0.3))),
     M + 'cheu_pair': Domain(st.fixed_dictionaries(
-        dict(n=ints(1, 10**4), k=ints(1, 30), r=ints(0, 30), p=log_uniform(1e-2, 1.0),
+        dict(n=ints(1, 2000), k=ints(1, 20), r=ints(0, 20), p=log_uniform(1e-2, 1.0),
              value_discretization_interval=log_uniform(1e-3, 0.1))),
-        kind='object', check=pair_ok, max_examples=10,
+        kind="object", check=pair_ok, max_examples=5,
         invalid=(dict(n=0, k=3, r=1, p=0.5), dict(n=10, k=0, r=1, p=0.5), dict(n=10, k=3, r=1, p=0.0),
                  dict(n=10, k=3, r=1, p=0.5, value_discretization_interval=2.0), dict(n=10**10, k=3, r=1, p=0.5))),
     M + 'cheu_claim_rows': Domain(st.fixed_dictionaries(
-        dict(claims=st.fixed_dictionaries(dict(n=ints(1, 200), k=ints(1, 8), r=ints(0, 8), p=log_uniform(0.05, 1.0),
+        dict(value_discretization_interval=st.just(1e-3),
+             claims=st.fixed_dictionaries(dict(n=ints(1, 60), k=ints(1, 5), r=ints(0, 5), p=log_uniform(0.05, 1.0),
                                                epsilon=log_uniform(0.1, 5.0), delta=log_uniform(1e-9, 0.5))).map(
-            lambda c: [c]))), kind='any', max_examples=5,
+            lambda c: [c]))), kind="any", max_examples=3,
         invalid=(dict(claims=[dict(n=10, k=3, r=1, p=0.5, epsilon=0.0, delta=1e-6)]),
                  dict(claims=[dict(n=10, k=3, r=1, p=0.5, epsilon=1.0, delta=0.0)]))),
 }
