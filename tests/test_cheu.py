@@ -115,3 +115,18 @@ def test_bad_inputs():
     with pytest.raises(ValueError, match='k'): cheu_count([0.5], k=0, r=1, p=0.3)
     with pytest.raises(ValueError, match='count'): cheu_analyzer(-1, n=3, k=2, r=1, p=0.3)
     with pytest.raises(ValueError, match='probability'): CheuSumEvent(3, 2, extra_bits=1, probability=0.0)
+
+def test_revealed_coins_blanket_recursion_against_mpmath():
+    "The three-term recursion for Bin(a, q) + Bin(b, 1/2) (the upper end's blanket) against sums in 40-digit mpmath."
+    import mpmath as mp
+    from shuffle_privacy.mechanisms.shuffled_ldp.cheu import _blanket
+    a, q, b, k = 4000, 0.05, 3000, 4
+    lo, hi, tail, lo_w, hi_w, lb, eb, m = _blanket(a, q, b, k)
+    assert m == a + b and lo_w > 0 and hi_w < a*q + b*(1 - q) - 1      # the recursion's branch, not a fallback
+    mp.mp.dps = 30
+    def exact(s):
+        return mp.fsum(mp.binomial(a, j)*mp.mpf(q)**j*(1 - mp.mpf(q))**(a - j)*mp.binomial(b, s - j)/mp.mpf(2)**b
+                       for j in range(max(0, s - b), min(a, s, 600) + 1))   # j > 600: below 1e-80 of the sum (Chernoff)
+    for s in (lo_w, lo_w + 7, (lo_w + hi_w)//2, hi_w):
+        got = lb[s - lo_w]
+        assert abs(got - float(mp.log(exact(s)))) <= eb*(1 + 1e-6), (s, got)
