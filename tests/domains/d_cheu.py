@@ -32,6 +32,16 @@ DOMAINS = {
             lambda c: [c]))), kind="any", max_examples=3,
         invalid=(dict(claims=[dict(n=10, k=3, r=1, p=0.5, epsilon=0.0, delta=1e-6)]),
                  dict(claims=[dict(n=10, k=3, r=1, p=0.5, epsilon=1.0, delta=0.0)]))),
+    M + 'cheu_error_std': Domain(st.fixed_dictionaries(
+        dict(n=ints(1, 10**12), k=ints(1, 10**6), r=ints(0, 10**9), p=log_uniform(1e-300, 0.999999))),
+        kind='nonneg',
+        invalid=(dict(n=0, k=2, r=1, p=0.3), dict(n=5, k=2, r=1, p=1.0), dict(n=5, k=0, r=1, p=0.3))),
+    M + 'cheu_min_p': Domain(st.fixed_dictionaries(
+        dict(epsilon=log_uniform(0.3, 5.0), delta=log_uniform(1e-8, 0.1), n=ints(1, 40), k=ints(1, 3), r=ints(0, 3),
+             value_discretization_interval=st.just(1e-2))),
+        kind='probability', max_examples=2,
+        invalid=(dict(epsilon=0.0, delta=1e-6, n=10, k=2, r=1), dict(epsilon=1.0, delta=0.0, n=10, k=2, r=1),
+                 dict(epsilon=1.0, delta=1e-6, n=0, k=2, r=1))),
 }
 
 EXEMPT = {
