@@ -19,6 +19,7 @@ from shuffle_privacy.accounting.pld import pld_of, PldAccountant
 from shuffle_privacy.accounting.events import ProfileEvent
 from shuffle_privacy.mechanisms.shuffled_ldp.pld import rr_worst_case_epsilon, rr_worst_case_delta
 from shuffle_privacy.mechanisms.shuffled_ldp.k_rr import ShuffledKRREvent
+from shuffle_privacy.mechanisms.shuffled_ldp.cheu import CheuSumEvent
 
 MP_DPS = 30
 REPLACE, ADD = NeighboringRelation.REPLACE_ONE, NeighboringRelation.ADD_OR_REMOVE_ONE
@@ -347,10 +348,22 @@ def test_balls_into_bins_uniform():
     check_event(ev, worst, epsilons=[0.0, 0.4, 1.2], deltas=[0.3],
                 certified=pld_of(ev, 1e-3).lower_certified)
 
+def test_cheu_sum():
+    "CheuSumEvent (n = 3, k = 2, r = 1, p = 1/2): every dataset of rounded inputs and every replacement, exactly."
+    from fractions import Fraction
+    from test_cheu import count_law                     # the law of the count, in Fractions
+    laws = {x: count_law(x, 2, 1, Fraction(1, 2))
+            for x in itertools.product(range(3), repeat=3)}
+    def worst(e):
+        P = lambda x: {s: mp.mpf(v.numerator)/v.denominator for s, v in laws[x].items()}
+        return max(both(P(x), P((v,) + x[1:]), e) for x in laws for v in range(3) if v != x[0])
+    check_event(CheuSumEvent(3, 2, extra_bits=1, probability=0.5), worst, epsilons=[0.0, 0.4, 1.2], deltas=[0.05])
+
+
 COVERED = {sp.BallsIntoBinsEvent, sp.BallsIntoBinsUniformEvent, sp.ParallelDpEvent, E.GaussianDpEvent, E.LaplaceDpEvent, E.RandomizedResponseDpEvent, E.PoissonSampledDpEvent,
            E.SelfComposedDpEvent, E.ComposedDpEvent, E.NoOpDpEvent, E.NonPrivateDpEvent, sp.ShuffleGaussianEvent,
            sp.SubsampledShuffleGaussianEvent, sp.ShuffledCheckInEvent, sp.P1DEvent, sp.PVECEvent,
-           sp.ShuffledLDPEvent, ShuffledKRREvent, ProfileEvent}
+           sp.ShuffledLDPEvent, ShuffledKRREvent, ProfileEvent, CheuSumEvent}
 
 def test_every_registration_is_covered():
     "A new `pld_of` registration needs a test in this module (NonPrivateDpEvent raises: it has no PLD)."
