@@ -115,3 +115,12 @@ def test_dataset_delta_bad_inputs(kw, name):
     args = dict(epsilon=0.1, n=10, k=3, local_epsilon=1.0) | kw
     with pytest.raises(ValueError, match=name):
         krr_dataset_delta(**args)
+
+def test_epsilon_bounds_tight_near_the_top_of_the_support():
+    "ε(δ) close to ε0: the first tilt is no longer placed at the top of the support (it gave upper 7.997 here)."
+    lo, up = krr_blanket_pair_pld(10**4, 10, 8.0).epsilon_bounds(1e-8)
+    assert up - lo <= 3e-4 and up < 7.3, (lo, up)
+
+def test_epsilon_bounds_refuses_delta_zero():
+    with pytest.raises(ValueError, match='delta'):
+        krr_blanket_pair_pld(10, 3, 1.0).epsilon_bounds(0.0)

@@ -15,7 +15,8 @@ import numpy as np
 import mpmath
 from scipy import fft as sp_fft, special
 from dp_accounting.pld import privacy_loss_distribution as _pld
-from ..core import check_positive, check_int, check_array, check_probability, check_real, ResourceLimitError
+from ..core import (check_positive, check_int, check_array, check_probability, check_real,
+                                  ResourceLimitError)
 
 # %% ../../nbs/04a_pld_build.ipynb #a0ec5226
 class FineInterval(float):
