@@ -74,7 +74,8 @@ def mixture_delta(P, Q, sigma, eps):
         else: b = c
     x = (a + b)/2
     if ha > 0: return cdf(P, x) - g*cdf(Q, x)                        # P > e^ε Q on (-∞, x)
-    return (1 - cdf(P, x)) - g*(1 - cdf(Q, x))                       # on (x, ∞)
+    W = lambda M: mp.fsum(w for w, _ in M)                           # float weights such as 0.2 + 0.8 != 1
+    return (W(P) - cdf(P, x)) - g*(W(Q) - cdf(Q, x))                 # on (x, ∞)
 
 def shuffle_gaussian2_deltas(sigma, eps):
     "(forward, reverse) δ(ε) of Theorem 1's pair at n = 2: D = (1, 0) against (0, 0), the outputs shuffled."
