@@ -361,6 +361,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                              'shuffle_privacy/accounting/pld_build.py'),
                                                       'shuffle_privacy.accounting.pld_build.FineInterval.__init__': ( 'pld_build.html#fineinterval.__init__',
                                                                                                                       'shuffle_privacy/accounting/pld_build.py'),
+                                                      'shuffle_privacy.accounting.pld_build.GridRangeError': ( 'pld_build.html#gridrangeerror',
+                                                                                                               'shuffle_privacy/accounting/pld_build.py'),
                                                       'shuffle_privacy.accounting.pld_build.PldPair': ( 'pld_build.html#pldpair',
                                                                                                         'shuffle_privacy/accounting/pld_build.py'),
                                                       'shuffle_privacy.accounting.pld_build.PldPair.__init__': ( 'pld_build.html#pldpair.__init__',

@@ -16,7 +16,7 @@ import dp_accounting
 from dp_accounting import dp_event, NeighboringRelation
 from dp_accounting.pld import common as _pld_common
 from dp_accounting.pld import privacy_loss_mechanism as _plm
-from ..core import check_int, check_positive, check_probability, check_real
+from ..core import check_int, check_positive, check_probability, check_real, ResourceLimitError
 from .rdp import check_target
 from .events import (UnsupportedEventError, ProfileEvent, Accountant, patch, check_relation,
                                                check_target_delta, missing_message, check_number, LateProgress,
@@ -25,7 +25,7 @@ from .events import (UnsupportedEventError, ProfileEvent, Accountant, patch, che
 # %% ../../nbs/05_pld_accountant.ipynb #57d10188
 from .pld_build import (PldPair, FineInterval, check_interval,   # notebook 04a
                                                   gaussian_pair, pair_from_pmfs, rounded_pmf, dominate, U,
-                                                  check_grid_size, K_ERFCX)
+                                                  check_grid_size, K_ERFCX, GridRangeError)
 _all_ = ['PldPair', 'FineInterval', 'check_interval']
 
 # %% ../../nbs/05_pld_accountant.ipynb #8ff4a162
@@ -410,10 +410,10 @@ def _shrinks(certified:bool, rtol:float, f:float, old:tuple, new:tuple)->bool:
 # %% ../../nbs/05_pld_accountant.ipynb #2d64df1b
 @patch
 def _refined(self:PldAccountant, d:float)->PldPair|None:
-    "The composed pair on the grid d (cached: the two finest grids), or None if an event cannot go this fine."
+    "The composed pair on the grid d (cached: the two finest grids), or None if an event refuses this grid."
     if d not in self._fine:
         try: self._fine[d] = self._compose_all(FineInterval(d))   # memory checked by the caller
-        except ValueError: return None
+        except (ResourceLimitError, GridRangeError): return None   # a refusal of the grid; any other error propagates
         for k in sorted(self._fine, reverse=True)[:-2]: del self._fine[k]
     return self._fine[d]
 
