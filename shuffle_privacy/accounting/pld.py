@@ -177,8 +177,9 @@ def _loss_upper(pl, d:float, top=None)->tuple:
     e = np.arange(lo, hi + 1)*d
     delta = np.asarray(pl.get_delta_for_epsilon(e), float); err = _delta_margin(e, delta, d)
     if top is not None:                     # no loss above top (a Fraction): δ is exactly 0 there, no margin
-        zero = (e >= float(top)*(1 - 4*U)) & np.array([Fraction(x) >= top for x in e])
-        delta, err = np.where(zero, 0.0, delta), np.where(zero, 0.0, err)
+        near = np.nonzero(e >= float(top)*(1 - 4*U))[0]                 # the exact test only where it can hold
+        zero = near[[Fraction(float(e[i])) >= top for i in near]]
+        delta[zero], err[zero] = 0.0, 0.0
     return _connect_dots(d, lo, delta, err)
 
 def _loss_lower(pl, d:float)->tuple:
