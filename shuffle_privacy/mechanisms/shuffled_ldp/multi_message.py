@@ -44,7 +44,7 @@ def _window(n, p, log_tail):
     return max(bot + 1, 0), min(top - 1, n), float(np.logaddexp.reduce(lt)) if lt else -math.inf
 
 # %% ../../../nbs/19b_multi_message.ipynb #ee1e14c8
-_MAX_WINDOW = 10**6            # points of the binomial window (a few arrays of 8 MB; a call stays under ~2 s)
+_MAX_WINDOW = 10**6            # points of the binomial window (a few arrays of 8 MB each)
 
 def _anchor(n, p, z):
     "log B(z) in 40-digit mpmath, rounded to a float (one rounding)."
