@@ -75,7 +75,8 @@ def mixture_delta(P, Q, sigma, eps):
         else: b = c
     x = (a + b)/2
     if ha > 0: return cdf(P, x) - g*cdf(Q, x)                        # P > e^ε Q on (-∞, x)
-    return (1 - cdf(P, x)) - g*(1 - cdf(Q, x))                       # on (x, ∞)
+    W = lambda M: mp.fsum(w for w, _ in M)                           # float weights such as 0.2 + 0.8 != 1
+    return (W(P) - cdf(P, x)) - g*(W(Q) - cdf(Q, x))                 # on (x, ∞)
 
 def shuffle_gaussian2_deltas(sigma, eps):
     "(forward, reverse) δ(ε) of Theorem 1's pair at n = 2: D = (1, 0) against (0, 0), the outputs shuffled."
@@ -339,8 +340,8 @@ def test_balls_into_bins():
 def test_balls_into_bins_uniform():
     "BallsIntoBinsUniformEvent (n = 2, b = 3 bins, s = 3/2 fake balls each): every dataset enumerated exactly."
     from fractions import Fraction
-    from test_multi_message import _uniform_output          # the enumeration of the whole protocol, in Fractions
-    laws = {x: _uniform_output(x, 3, Fraction(3, 2)) for x in itertools.product(range(3), repeat=2)}
+    from helpers_enum import uniform_output                 # the enumeration of the whole protocol, in Fractions
+    laws = {x: uniform_output(x, 3, Fraction(3, 2)) for x in itertools.product(range(3), repeat=2)}
     def worst(e):
         P = lambda x: {k: mp.mpf(v.numerator)/v.denominator for k, v in laws[x].items()}
         return max(both(P(x), P((v,) + x[1:]), e) for x in laws for v in range(3) if v != x[0])

@@ -9,6 +9,7 @@ from shuffle_privacy.mechanisms.shuffled_ldp.multi_message import (balls_into_bi
                                                                    lwy22_mu, BallsIntoBinsEvent, bc20_fake_probability,
                                                                    uniform_fake_balls_pair, BallsIntoBinsUniformEvent)
 from shuffle_privacy.accounting.pld import PldAccountant
+from helpers_enum import uniform_output
 from shuffle_privacy.accounting.rdp import RdpAccountant
 from shuffle_privacy.accounting.calibrate import calibrate
 
@@ -182,32 +183,11 @@ def test_bc20_probability_and_published_bound():
     with pytest.raises(ValueError, match='delta'): bc20_fake_probability(10**4, 1.0, 0.0)
 
 
-def _uniform_output(values, bins, s):
-    """Exact law (Fractions) of the bin counts when user i puts a real ball in bin values[i] and floor(s) fake balls,
-    one more with probability s - floor(s), each into a uniformly random bin (the authors' code): enumerated."""
-    k0, f = math.floor(s), s - math.floor(s)
-    per = []                                          # one user's fake-ball outcomes: (count vector, probability)
-    for k, pk in ((k0, 1 - f), (k0 + 1, f)):
-        if pk == 0: continue
-        for seq in itertools.product(range(bins), repeat=k):
-            h = [0]*bins
-            for j in seq: h[j] += 1
-            per.append((h, pk/Fraction(bins)**k))
-    out = {}
-    for choice in itertools.product(per, repeat=len(values)):
-        h = [0]*bins; pr = Fraction(1)
-        for v, (c, pc) in zip(values, choice):
-            h[v] += 1; pr *= pc
-            for j in range(bins): h[j] += c[j]
-        out[tuple(h)] = out.get(tuple(h), 0) + pr
-    return out
-
-
 @pytest.mark.parametrize('n,bins,s', [(2, 3, Fraction(3, 2)), (2, 4, Fraction(1)), (3, 3, Fraction(1, 2))])
 def test_uniform_fake_balls_against_enumeration(n, bins, s):
     "Every neighbouring pair of the code's protocol: the worst δ(ε) lies in the certified interval, all pairs alike."
     pair = uniform_fake_balls_pair(n, float(s), b=bins, value_discretization_interval=1e-3)
-    laws = {x: _uniform_output(x, bins, s) for x in itertools.product(range(bins), repeat=n)}
+    laws = {x: uniform_output(x, bins, s) for x in itertools.product(range(bins), repeat=n)}
     for eps in (0.0, 0.4, 1.2):
         ds = [_hockey(laws[x], laws[(v,) + x[1:]], eps) for x in laws for v in range(bins) if v != x[0]]
         assert max(ds) - min(ds) <= 1e-12

@@ -200,12 +200,12 @@ def test_groups_pick_the_smallest():
         sp.ShuffledLDPEvent(300, 2.0, randomizer=sp.randomizers.k_rr(4))
     assert sp.shuffled_ldp_groups is shuffled_ldp_groups
 
-def test_groups_fall_back_to_the_max():
-    ev = shuffled_ldp_groups([1000, 10_000], 1.0, floor=1e-300)
-    assert isinstance(ev, ParallelDpEvent) and len(ev.events) == 2
-    mk = lambda: sp.PldAccountant(value_discretization_interval=1e-3)
-    a, b = mk().compose(ev).get_epsilon(1e-6), mk().compose(sp.ShuffledLDPEvent(1000, 1.0)).get_epsilon(1e-6)
-    assert b <= a <= b*1.01
+def test_groups_always_pick_the_smallest_even_where_the_bounds_are_not_monotone():
+    "With no floor the bounds' float noise counts as violations; the event is still the smallest group's."
+    assert monotone_violations([1000, 10_000], 1.0, floor=1e-300) != []
+    assert shuffled_ldp_groups([10_000, 1000], 1.0) == sp.ShuffledLDPEvent(1000, 1.0)
+    for old in ('verify', 'floor', 'value_discretization_interval'):         # the check's knobs are gone
+        with pytest.raises(TypeError, match=old): shuffled_ldp_groups([1000, 10_000], 1.0, **{old: 1e-3})
 
 def test_groups_bad_inputs():
     with pytest.raises(ValueError, match='group_sizes'): shuffled_ldp_groups([], 1.0)

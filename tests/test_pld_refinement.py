@@ -10,6 +10,8 @@ import pytest
 from dp_accounting import dp_event as E, NeighboringRelation
 from shuffle_privacy.accounting import pld as pld_mod
 from shuffle_privacy.accounting.pld import PldAccountant, PldPair, DELTA_FLOOR, pld_of as _real_pld_of
+from shuffle_privacy.accounting.pld_build import GridRangeError, check_interval
+import shuffle_privacy as sp
 
 REPLACE = NeighboringRelation.REPLACE_ONE
 
@@ -87,3 +89,32 @@ def test_shrinks_rule():
     assert not s(False, 0.01, 0.1, (1.0, 1.2), (1.0, 1.199))      # upper moved 0.001 <= 0.5*0.01*1.2
     assert s(False, 0.01, 0.1, (1.0, 1.2), (1.0, 1.1))
     assert s(True, 0.01, 0.1, (0.0, math.inf), (0.0, 5.0))        # an infinite width: keep going
+
+def _refusing(exc):
+    "A builder that answers on the first grid and raises `exc` on any finer one (the accountant's refinement)."
+    def build(d):
+        if d < 1e-4: raise exc
+        return _real_pld_of(E.RandomizedResponseDpEvent(0.5, 3), d)
+    return build
+
+@pytest.mark.parametrize('exc', [sp.ResourceLimitError('too many points'),
+                                 GridRangeError('value_discretization_interval must be in [1e-07, 1]')])
+def test_a_grid_refusal_stops_refining(grids, exc):
+    "An event that refuses the finer grid (size, or range): the interval of the coarser grid is returned."
+    grids.build = _refusing(exc)
+    acc = PldAccountant(rtol=1e-6).compose(E.RandomizedResponseDpEvent(0.5, 3))
+    grids.clear()
+    lo, up = acc.get_delta_bounds(0.5)
+    assert len(grids) == 1 and grids[0] < 1e-4 and 0 < lo <= up    # one finer grid tried, refused, kept the first
+
+def test_a_bug_in_a_pld_builder_propagates(grids):
+    "A plain ValueError inside pld_of on the finer grid is a bug, not a refusal: it reaches the caller."
+    grids.build = _refusing(ValueError('a bug: index out of range'))
+    acc = PldAccountant(rtol=1e-6).compose(E.RandomizedResponseDpEvent(0.5, 3))
+    with pytest.raises(ValueError, match='a bug') as info: acc.get_delta_bounds(0.5)
+    assert not isinstance(info.value, (sp.ResourceLimitError, GridRangeError))
+
+def test_grid_range_error_is_a_value_error():
+    "check_interval's range refusal: a GridRangeError, still a ValueError for callers that catch that."
+    with pytest.raises(GridRangeError, match=r'\[1e-07, 1\]'): check_interval(1e-9)
+    assert issubclass(GridRangeError, ValueError)

@@ -283,3 +283,19 @@ def test_n1_far_tail_is_zero_not_nan():
 def test_sum_laws_bad_inputs(args, word):
     from shuffle_privacy.mechanisms.shuffle_gaussian.pld import sum_laws
     with pytest.raises(ValueError, match=word): sum_laws(*args)
+
+@pytest.mark.parametrize('n, s', [(51, 1.0), pytest.param(700, 1.0, marks=pytest.mark.slow),
+                                  pytest.param(1000, 0.5, marks=pytest.mark.slow)])
+def test_sum_laws_coarse_remainder_within_the_stated_tolerance(n, s):
+    """`sum_laws`' coarse remainder path (n mod 2^j on a coarser grid) against `sum_law`'s exact path (notebook 12):
+    its upper law stays above the exact path's lower law in c(t) = E(S - t)_+ (that lower law is <= the true one in
+    convex order, so this is the direction that matters: the upper end is not below the truth), and its largest gap
+    c_upper - c_lower is at most 1.5 times the exact path's, the tolerance notebook 12 states."""
+    from shuffle_privacy.mechanisms.shuffle_gaussian.pld import sum_laws, sum_law, UPPER, LOWER_FORWARD
+    assert n % (1 << max((n//16).bit_length() - 1, 0)) != 0              # the remainder path is taken
+    c = lambda L, t: (L.p[None, :]*np.maximum(L.values()[None, :] - t[:, None], 0)).sum(1) + L.exc
+    t = n*np.exp(np.linspace(-0.5, 1.0, 61))
+    (U,), (L,) = sum_laws((n,), s, UPPER), sum_laws((n,), s, LOWER_FORWARD)
+    EU, EL = sum_law(n, s, UPPER), sum_law(n, s, LOWER_FORWARD)
+    assert np.all(c(U, t) >= c(EL, t))
+    assert np.max(c(U, t) - c(L, t)) <= 1.5*np.max(c(EU, t) - c(EL, t))

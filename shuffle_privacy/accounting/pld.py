@@ -9,13 +9,14 @@ __all__ = ['BYTES_PER_POINT', 'DELTA_FLOOR', 'pld_of', 'non_private', 'PldAccoun
 
 # %% ../../nbs/05_pld_accountant.ipynb #ce23ad8e
 import functools, math, warnings
+from fractions import Fraction
 from typing import NamedTuple
 import numpy as np
 import dp_accounting
 from dp_accounting import dp_event, NeighboringRelation
 from dp_accounting.pld import common as _pld_common
 from dp_accounting.pld import privacy_loss_mechanism as _plm
-from ..core import check_int, check_positive, check_probability, check_real
+from ..core import check_int, check_positive, check_probability, check_real, ResourceLimitError
 from .rdp import check_target
 from .events import (UnsupportedEventError, ProfileEvent, Accountant, patch, check_relation,
                                                check_target_delta, missing_message, check_number, LateProgress,
@@ -24,7 +25,7 @@ from .events import (UnsupportedEventError, ProfileEvent, Accountant, patch, che
 # %% ../../nbs/05_pld_accountant.ipynb #57d10188
 from .pld_build import (PldPair, FineInterval, check_interval,   # notebook 04a
                                                   gaussian_pair, pair_from_pmfs, rounded_pmf, dominate, U,
-                                                  check_grid_size)
+                                                  check_grid_size, K_ERFCX, GridRangeError)
 _all_ = ['PldPair', 'FineInterval', 'check_interval']
 
 # %% ../../nbs/05_pld_accountant.ipynb #8ff4a162
@@ -110,25 +111,46 @@ def _replace_loss(sigma, q, pessimistic):
                                     adjacency_type=_plm.AdjacencyType.REPLACE)
 
 # %% ../../nbs/05_pld_accountant.ipynb #541deff3
-def _connect_dots(d:float, lo:int, deltas:np.ndarray)->tuple:
-    "(masses, lo, inf mass): connect-the-dots from δ at the grid points lo d, (lo+1) d, ... (Doroshenko et al. 2022)."
-    deltas = np.minimum.accumulate(np.asarray(deltas, float))
-    if len(deltas) == 1: return np.array([max(1 - deltas[0], 0.0)]), lo, float(deltas[0])
-    g = np.diff(deltas)
+def _delta_margin(e:np.ndarray, delta:np.ndarray, d:float)->np.ndarray:
+    "A bound α on the float error of dp_accounting's δ at the grid losses e (above), A from δ one nat lower."
+    c = lambda A: U*A*(2*K_ERFCX + 16 + 2*np.abs(e) - 2*np.log(A))*(1 + 8*U)
+    k, A = math.ceil(1/d), np.ones(len(e))
+    if k < len(e): A[k:] = np.minimum((delta[:-k] + c(1.0)[:-k])/-math.expm1(-k*d)*(1 + 4*U), 1.0)
+    return c(A)
+
+def _connect_dots(d:float, lo:int, deltas:np.ndarray, err=0.0)->tuple:
+    "(masses, lo, inf mass) dominating any pair whose δ at lo d, (lo+1) d, ... is <= deltas + err (see above)."
+    deltas = np.minimum.accumulate(np.minimum((np.asarray(deltas, float) + err)*(1 + 2*U), 1.0))
+    if len(deltas) == 1: return np.array([max(1 - deltas[0], 0.0)*(1 + 4*U) + 4*U]), lo, float(deltas[0])
+    g, em = np.diff(deltas), math.expm1(d)
     p = np.empty_like(deltas)
-    p[0] = 1 - deltas[0] + g[0]/math.expm1(d)
-    p[1:-1] = (g[1:] - g[:-1]*math.exp(d))/math.expm1(d)
+    p[0] = 1 - deltas[0] + g[0]/em
+    p[1:-1] = (g[1:] - g[:-1]*math.exp(d))/em
     p[-1] = g[-1]/math.expm1(-d)
-    return np.maximum(p, 0.0), lo, float(deltas[-1])
+    a = np.abs(g)/em
+    slack = 6*U*(np.r_[1 + deltas[0], np.zeros(len(g))] + np.r_[a, 0.0] + np.r_[0.0, a]*math.exp(d))
+    return dominate(np.maximum(p, 0.0) + slack, 0.0, upper=True), lo, float(deltas[-1])
+
+# %% ../../nbs/05_pld_accountant.ipynb #a3b1032b
+def _cdf_masses(cdf:np.ndarray)->np.ndarray:
+    "Masses cdf[j+1] - cdf[j], each lowered by its float error (K_ERFCX + 4 ulps of both CDF values, see above)."
+    cdf = np.asarray(cdf, float)
+    m = cdf[1:] - cdf[:-1] - (K_ERFCX + 4)*U*(np.abs(cdf[1:]) + np.abs(cdf[:-1]))
+    return dominate(np.maximum(m, 0.0), 0.0, upper=False)
+
+def _tail_mass(m:float)->float:
+    "A tail mass m (a CDF value or one minus it) lowered by its float error."
+    return float(dominate(max(m - (K_ERFCX + 4)*U*max(m, 1 - m), 0.0), 0.0, upper=False))
 
 # %% ../../nbs/05_pld_accountant.ipynb #1061b331
 def _replace_upper_pmf(sigma, q, d):
-    "dp_accounting's pessimistic connect-the-dots PMF of the replace-one subsampled Gaussian, vectorised."
+    "dp_accounting's pessimistic connect-the-dots PMF of the replace-one subsampled Gaussian, vectorised, certified."
     pl = _replace_loss(sigma, q, True); b = pl.connect_dots_bounds()
     check_grid_size(b.epsilon_upper - b.epsilon_lower, d)           # before any allocation
     lo, hi = math.floor(b.epsilon_lower/d), math.ceil(b.epsilon_upper/d)
     e = np.arange(lo, hi + 1)*d; x = _replace_inverse(e, sigma, q)
-    return _connect_dots(d, lo, np.clip(pl.mu_upper_cdf(x) - np.exp(e + pl.mu_lower_log_cdf(x)), 0, 1))
+    delta = np.clip(pl.mu_upper_cdf(x) - np.exp(e + pl.mu_lower_log_cdf(x)), 0, 1)
+    return _connect_dots(d, lo, delta, _delta_margin(e, delta, d))
 
 def _replace_lower_pmf(sigma, q, d):
     "dp_accounting's optimistic privacy-buckets PMF of the replace-one subsampled Gaussian, vectorised."
@@ -142,44 +164,49 @@ def _replace_lower_pmf(sigma, q, d):
     x = _replace_inverse(d*ks[:-1], sigma, q)
     stop = np.nonzero(x >= upper_x)[0]
     ks, x = (ks[:stop[0] + 1], x[:stop[0] + 1]) if stop.size else (ks, np.r_[x, upper_x])
-    cdf = pl.mu_upper_cdf(np.r_[lower_x, x])
-    ks, m = np.r_[math.floor(l0/d), ks], np.r_[m0, cdf[1:] - cdf[:-1]]
+    ks, m = np.r_[math.floor(l0/d), ks], np.r_[_tail_mass(m0), _cdf_masses(pl.mu_upper_cdf(np.r_[lower_x, x]))]
     lo = int(ks.min())
-    return np.maximum(np.bincount(ks - lo, weights=m), 0.0), lo, 0.0
+    return np.bincount(ks - lo, weights=m), lo, 0.0
 
 # %% ../../nbs/05_pld_accountant.ipynb #842693ef
-def _loss_upper(pl, d:float)->tuple:
-    "(masses, lo, inf mass): connect-the-dots of a dp_accounting privacy loss, from its public δ at the grid points."
+def _loss_upper(pl, d:float, top=None)->tuple:
+    "(masses, lo, inf mass): certified connect-the-dots of a dp_accounting loss (δ = 0 from the exact loss bound top)."
     b = pl.connect_dots_bounds()
     check_grid_size(b.epsilon_upper - b.epsilon_lower, d)           # before the loop over grid points
     lo, hi = math.floor(b.epsilon_lower/d), math.ceil(b.epsilon_upper/d)
-    return _connect_dots(d, lo, np.asarray(pl.get_delta_for_epsilon(np.arange(lo, hi + 1)*d), float))
+    e = np.arange(lo, hi + 1)*d
+    delta = np.asarray(pl.get_delta_for_epsilon(e), float); err = _delta_margin(e, delta, d)
+    if top is not None:                     # no loss above top (a Fraction): δ is exactly 0 there, no margin
+        near = np.nonzero(e >= float(top)*(1 - 4*U))[0]                 # the exact test only where it can hold
+        zero = near[[Fraction(float(e[i])) >= top for i in near]]
+        delta[zero], err[zero] = 0.0, 0.0
+    return _connect_dots(d, lo, delta, err)
 
 def _loss_lower(pl, d:float)->tuple:
     "(masses, lo, inf mass): privacy buckets of a dp_accounting privacy loss (its public tail, inverse and CDF)."
     tail = pl.privacy_loss_tail(); lower_x, upper_x = tail.lower_x_truncation, tail.upper_x_truncation
-    pm, inf = {}, float(tail.tail_probability_mass_function.get(math.inf, 0.0))
+    pm, inf = {}, _tail_mass(float(tail.tail_probability_mass_function.get(math.inf, 0.0)))
     for l, m in tail.tail_probability_mass_function.items():
-        if l != math.inf: pm[math.floor(l/d)] = pm.get(math.floor(l/d), 0.0) + m
+        if l != math.inf: pm[math.floor(l/d)] = pm.get(math.floor(l/d), 0.0) + _tail_mass(float(m))
     k, top, xs, ks = math.floor(pl.privacy_loss(lower_x)/d), pl.privacy_loss(upper_x), [lower_x], []
     check_grid_size(d*k - top, d)                                    # before the loop over buckets
     while xs[-1] < upper_x:                          # the bucket [k d, (k+1) d) of the loss, for x in (xs[-1], x]
         xs.append(upper_x if d*k <= top else pl.inverse_privacy_loss(d*k)); ks.append(k); k -= 1
-    cdf = np.asarray(pl.mu_upper_cdf(xs), float)
-    for k, m in zip(ks, cdf[1:] - cdf[:-1]): pm[k] = pm.get(k, 0.0) + max(float(m), 0.0)
+    for k, m in zip(ks, _cdf_masses(pl.mu_upper_cdf(xs))): pm[k] = pm.get(k, 0.0) + float(m)
     return (*_dense(pm), inf)
 
-def _loss_pair(make, directions, d:float)->PldPair:
+def _loss_pair(make, directions, d:float, top=None)->PldPair:
     "The `PldPair` of dp_accounting privacy losses `make(pessimistic, adjacency)`, one per direction."
-    return pair_from_pmfs([_loss_upper(make(True, a), d) for a in directions],
+    return pair_from_pmfs([_loss_upper(make(True, a), d, top) for a in directions],
                           [_loss_lower(make(False, a), d) for a in directions], d=d)
 
 # %% ../../nbs/05_pld_accountant.ipynb #15fb3b3f
 @pld_of.register
 def _(event:dp_event.LaplaceDpEvent, value_discretization_interval):
-    "Sensitivity 1: Lap(0, b) against Lap(1, b) (symmetric)."
+    "Sensitivity 1: Lap(0, b) against Lap(1, b) (symmetric); the loss is at most 1/b exactly."
     b = check_positive('LaplaceDpEvent.noise_multiplier', event.noise_multiplier)
-    return _loss_pair(lambda pe, a: _plm.LaplacePrivacyLoss(b), [None], value_discretization_interval)
+    return _loss_pair(lambda pe, a: _plm.LaplacePrivacyLoss(b), [None], value_discretization_interval,
+                      top=1/Fraction(b))
 
 # %% ../../nbs/05_pld_accountant.ipynb #4f7cc6bb
 def _poisson_gaussian(event, d, relation):
@@ -384,10 +411,10 @@ def _shrinks(certified:bool, rtol:float, f:float, old:tuple, new:tuple)->bool:
 # %% ../../nbs/05_pld_accountant.ipynb #2d64df1b
 @patch
 def _refined(self:PldAccountant, d:float)->PldPair|None:
-    "The composed pair on the grid d (cached: the two finest grids), or None if an event cannot go this fine."
+    "The composed pair on the grid d (cached: the two finest grids), or None if an event refuses this grid."
     if d not in self._fine:
         try: self._fine[d] = self._compose_all(FineInterval(d))   # memory checked by the caller
-        except ValueError: return None
+        except (ResourceLimitError, GridRangeError): return None   # a refusal of the grid; any other error propagates
         for k in sorted(self._fine, reverse=True)[:-2]: del self._fine[k]
     return self._fine[d]
 

@@ -42,6 +42,7 @@ DOMAINS = {
 EXEMPT = {
     M + 'check_grid_size': 'a size guard on numbers its callers validated (span, d); tested in tests/test_pld.py',
     M + 'FineInterval': 'a float subclass marking a grid the adaptive accountant checked; see check_interval',
+    M + 'GridRangeError': 'an exception (a ValueError) raised by check_interval; tested in test_pld_refinement.py',
     M + 'gamma': "Higham's γ_n, a float-error constant of the proofs (kernel, tested in notebook 04a)",
     M + 'fft_eta': 'the FFT error constant of assumption A1 (kernel; tested against an 80-bit DFT in notebook 04a)',
     M + 'rounded_pmf': 'array kernel: rounds (loss, mass) arrays onto a grid; its callers validate; tested in 04a',

@@ -44,7 +44,7 @@ def _window(n, p, log_tail):
     return max(bot + 1, 0), min(top - 1, n), float(np.logaddexp.reduce(lt)) if lt else -math.inf
 
 # %% ../../../nbs/19b_multi_message.ipynb #ee1e14c8
-_MAX_WINDOW = 10**6            # points of the binomial window (a few arrays of 8 MB; a call stays under ~2 s)
+_MAX_WINDOW = 10**6            # points of the binomial window (a few arrays of 8 MB each)
 
 def _anchor(n, p, z):
     "log B(z) in 40-digit mpmath, rounded to a float (one rounding)."
@@ -216,7 +216,7 @@ def uniform_fake_balls_pair(n:int, # number of users, in [1, 1e9]
                             value_discretization_interval:float=1e-4, # grid of the privacy loss, in [1e-7, 1]
                             log_tail:float=-80.0, # log of each binomial tail left out, in [-700, -5]
                            )->PldPair:
-    "Certified PldPair of balls-into-bins with uniform fake balls (the authors' code; replace-one, symmetric)."
+    "Certified PldPair of uniform fake balls (the authors' code; replace-one, symmetric; lower end: total M seen)."
     n = check_int('n', n, lo=1, hi=10**9); b = check_int('b', b, lo=3, hi=10**12)
     s = check_real('s', s, lo=0, hi=10**6, lo_open=True)
     d = check_interval(value_discretization_interval)
@@ -236,7 +236,7 @@ def _uniform_pair(n, mu, b, d=1e-4):
 
 @dataclasses.dataclass(frozen=True)
 class BallsIntoBinsUniformEvent(ProfileEvent):
-    "One run of balls-into-bins with uniform fake balls (the authors' code); replace-one, both directions."
+    "One run of balls-into-bins with uniform fake balls (the authors' code); replace-one; lower end: total M seen."
     num_users: int # n, in [1, 1e9]
     fake_balls_per_bin: float # mu: expected fake balls per bin; each user sends s = b mu/n of them, s <= 1e6
     num_bins: int = dataclasses.field(kw_only=True) # b, in [3, 1e12]
