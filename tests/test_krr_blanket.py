@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import shuffle_privacy as sp
 from shuffle_privacy.mechanisms.shuffled_ldp.randomizers import (krr_blanket_pair_pld, krr_dataset_delta, k_rr,
-                                                                 vr_pair_pld)
+                                                                 krr_pair_pld, vr_pair_pld)
 from shuffle_privacy.mechanisms.shuffled_ldp.pld import fmt21_pair_pld
 
 def balle_delta_mp(eps, n, k, e0):
@@ -124,3 +124,25 @@ def test_epsilon_bounds_tight_near_the_top_of_the_support():
 def test_epsilon_bounds_refuses_delta_zero():
     with pytest.raises(ValueError, match='delta'):
         krr_blanket_pair_pld(10, 3, 1.0).epsilon_bounds(0.0)
+
+@pytest.mark.parametrize('n,k,e0', [(8, 3, 1.0), (300, 10, 2.0), (2000, 4, 0.7)])
+def test_pair_lower_end_is_below_one_actual_pair(n, k, e0):
+    "krr_pair_pld's lower end is the (a, b) view of one actual pair: below that pair's exact δ, above 0 where it matters."
+    pr = krr_pair_pld(n, k, e0)
+    assert pr.lower_certified
+    for eps in (0.02, 0.1, 0.4):
+        lo, up = pr.delta_bounds(eps)
+        ex = krr_dataset_delta(eps, n, k, e0)
+        assert lo <= ex*(1 + 1e-12) + 1e-300 and ex <= up*(1 + 1e-9) + 1e-15, (eps, lo, ex, up)
+    lo, up = pr.epsilon_bounds(1e-6)
+    assert 0 < lo <= up
+
+def test_pair_upper_end_is_the_blanket():
+    a, b = krr_pair_pld(500, 5, 1.5), krr_blanket_pair_pld(500, 5, 1.5)
+    for eps in (0.05, 0.3):
+        assert math.isclose(a.delta_bounds(eps)[1], b.delta_bounds(eps)[1], rel_tol=1e-9)
+
+@pytest.mark.parametrize('kw,name', [(dict(n=1), 'n'), (dict(k=2), 'k'), (dict(local_epsilon=8.5), 'local_epsilon')])
+def test_pair_bad_inputs(kw, name):
+    with pytest.raises(ValueError, match=name):
+        krr_pair_pld(**(dict(n=10, k=3, local_epsilon=1.0) | kw))

@@ -286,6 +286,13 @@ def test_shuffled_krr(k):
     check_event(ShuffledKRREvent(n, e0, num_buckets=k), lambda e: krr_brute_delta(n, e0, k, e),
                 epsilons=[0.1, 0.5], deltas=[1e-2], certified=False)
 
+@pytest.mark.parametrize('k,e0', [(3, 1.0), (4, 2.0)])
+def test_shuffled_ldp_krr_both_ends(k, e0):
+    "ShuffledLDPEvent with k_rr(k): blanket upper end, one actual pair's lower end (certified), at n = 3 and 4."
+    for n in (3, 4):
+        check_event(sp.ShuffledLDPEvent(n, e0, randomizer=sp.randomizers.k_rr(k)),
+                    lambda e: krr_brute_delta(n, e0, k, e), epsilons=[0.1, 0.5], deltas=[1e-2], certified=True)
+
 @dataclasses.dataclass(frozen=True)
 class _GaussianProfile(ProfileEvent):
     "A privacy profile known exactly: the Gaussian mechanism's."

@@ -15,6 +15,14 @@ def _pair_ok(pair, kw):
     lo, up = pair.epsilon_bounds(1e-6)
     assert 0.0 <= lo <= up, (lo, up)
 
+def _pair_ok_certified(pair, kw):
+    for e in (0.0, 0.5, 2.0):
+        lo, up = pair.delta_bounds(e)
+        assert 0.0 <= lo <= up <= 1.0, (e, lo, up)
+    assert pair.lower_certified is True
+    lo, up = pair.epsilon_bounds(1e-6)
+    assert 0.0 <= lo <= up, (lo, up)
+
 def _vr_ok(r, kw):
     "A descriptor's (p, β, q) at a few ε0: p = q = e^ε0, 0 < β <= tanh(ε0/2)."
     for e0 in (1e-3, 1.0, 8.0, 700.0):
@@ -56,6 +64,10 @@ DOMAINS = {
         kind='object', check=_pair_ok, max_examples=8, quick=2,
         invalid=(dict(n=0, k=3, local_epsilon=1.0), dict(n=10, k=1, local_epsilon=1.0), dict(n=10, k=3, local_epsilon=9.0),
                  dict(n=10, k=3, local_epsilon=1.0, rel_block=0.0))),
+    M + 'krr_pair_pld': Domain(st.fixed_dictionaries(dict(
+        n=ints(2, 10**6), k=ints(3, 10**4), local_epsilon=log_uniform(1e-3, 8.0), value_discretization_interval=_d)),
+        kind='object', check=_pair_ok_certified, max_examples=8, quick=2,
+        invalid=(dict(n=1, k=3, local_epsilon=1.0), dict(n=10, k=2, local_epsilon=1.0), dict(n=10, k=3, local_epsilon=9.0))),
     M + 'krr_dataset_delta': Domain(st.fixed_dictionaries(dict(
         epsilon=log_uniform(1e-6, 20.0), n=ints(2, 10**4), k=ints(3, 10**4), local_epsilon=log_uniform(1e-3, 50.0))),
         kind='delta', max_examples=10,

@@ -7,7 +7,7 @@ __all__ = ['P_MAX', 'VRParams', 'check_local_epsilon', 'Randomizer', 'Generic', 
            'laplace', 'Piecewise', 'piecewise', 'SubsetSelection', 'subset_selection', 'LocalHash', 'local_hash',
            'HadamardResponse', 'hadamard_response', 'UnaryEncoding', 'unary_encoding', 'optimized_unary_encoding',
            'Collision', 'collision', 'vr_parameters', 'binom_tail_bound', 'LossGrid', 'vr_pair_pld', 'vr_delta',
-           'krr_blanket_pair_pld', 'krr_dataset_delta']
+           'krr_blanket_pair_pld', 'krr_dataset_delta', 'krr_pair_pld']
 
 # %% ../../../nbs/18_randomizers.ipynb #14915dc6
 import dataclasses, math
@@ -17,6 +17,7 @@ from scipy import special, stats
 from dp_accounting.pld import privacy_loss_distribution as _pld
 from ...core import check_int, check_real, progress, ResourceLimitError
 from ...accounting.pld import PldPair, check_interval
+from ...accounting.pld_build import pair_from_pmfs
 from ...accounting.events import patch
 
 # %% ../../../nbs/18_randomizers.ipynb #f0535de5
@@ -556,3 +557,37 @@ def krr_dataset_delta(epsilon:float, # ε >= 0
         w = np.exp(lw)
         tot += float(np.sum(w*val)); err += float(np.sum(w*mag))
     return max(0.0, (tot*(1 - 1e-9) - 1e-12*err)/n)
+
+# %% ../../../nbs/18_randomizers.ipynb #3f6f8496
+def _krr_view_lower(n, k, e0, d, kmax):
+    "Lower PMF (index -> mass) of one actual neighbouring pair of shuffled k-RR, seen through (a + b, a)."
+    E = math.exp(e0)
+    cz = math.exp(-e0) - math.expm1(-e0)*(k - 3)/(E + k - 3)
+    R = 2/(E + k - 1)
+    lo_s, hi_s = _c_window(n, R)
+    s = np.arange(max(lo_s, 1), hi_s + 1)
+    C = (n - s)*cz
+    lw = stats.binom.logpmf(s, n, R) + np.log(((E + 1)/2*s + C)/n)
+    lam = np.minimum(1.0, (E + 1)*s/((E + 1)*s + 2*C))
+    acc = LossGrid(kmax)
+    if lo_s == 0: acc.add(np.array([-1]), np.array([float(np.exp(stats.binom.logpmf(0, n, R)))*cz]))
+    _fill(acc, s, lw, lam, math.tanh(e0/2), d, E, False, 64)
+    pm = acc.pmf(False)
+    return {i: m*(1 - 1e-11) for i, m in pm.items()}      # two binomial terms and a ratio per mass: 1e-11 covers them
+
+# %% ../../../nbs/18_randomizers.ipynb #422b3a1c
+def krr_pair_pld(n:int, # number of users, in [2, 1e12]
+                 k:int, # alphabet size of k-RR, >= 3
+                 local_epsilon:float, # ε0 in (0, 8]
+                 *, value_discretization_interval:float=1e-4, # loss grid, in [1e-7, 1]
+                )->PldPair:
+    "Shuffled k-RR, both ends certified: the blanket pair's upper end, one actual neighbouring pair's lower end."
+    n = check_int('n', n, lo=2, hi=10**12); k = check_int('k', k, lo=3)
+    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=8.0, lo_open=True)
+    d = check_interval(value_discretization_interval)
+    f = krr_blanket_pair_pld(n, k, e0, value_discretization_interval=d).factors[0][0][0]
+    kmax = math.ceil((e0 + 2*_ETA_LOSS)/d) + 1
+    lo = _krr_view_lower(n, k, e0, d, kmax)
+    i0 = min(lo); m = np.zeros(max(lo) - i0 + 1)
+    for i, v in lo.items(): m[i - i0] = v
+    return pair_from_pmfs([(f.p, f.i0, f.pinf)], [(m, i0, 0.0)], d=d, lower_certified=True)
