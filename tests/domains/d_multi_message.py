@@ -11,7 +11,30 @@ def _n_mu(n_hi, frac):
     "n, and mu = a fraction of n (mu < n), as keyword arguments."
     return ints(1, n_hi).flatmap(lambda n: st.fixed_dictionaries(dict(n=st.just(n), mu=frac.map(lambda f: f*n))))
 
+def _window_ok(r, kw):
+    lo, hi, lg = r
+    assert 0 <= lo <= hi <= kw['n'] and lg <= 0.0 and not math.isnan(lg), r
+
+def _masses_ok(r, kw):
+    lb, eta = r
+    assert len(lb) == kw['hi'] - kw['lo'] + 1 and all(x <= 1e-9 for x in lb) and 0 < eta < 1e-6, (lb[:3], eta)
+
+def _window_kw(n_hi):
+    return st.tuples(ints(0, n_hi), st.one_of(log_uniform(1e-12, 0.5), st.just(1.0)), st.floats(-700.0, -1.0)).map(
+        lambda t: dict(n=t[0], p=t[1], log_tail=t[2]))
+
+def _masses_kw():
+    "A window around the mean of Bin(n, p), at most 2000 points."
+    return st.tuples(ints(0, 10**12), log_uniform(1e-9, 0.5), ints(0, 1000)).map(lambda t: dict(
+        n=t[0], p=t[1], lo=max(0, min(t[0], int(t[0]*t[1])) - t[2]), hi=min(t[0], int(t[0]*t[1]) + t[2])))
+
 DOMAINS = {
+    M + 'chernoff_window': Domain(_window_kw(10**12), kind='any', check=_window_ok, max_examples=20,
+        invalid=(dict(n=-1, p=0.5, log_tail=-10.0), dict(n=10, p=0.0, log_tail=-10.0),
+                 dict(n=10, p=0.5, log_tail=1.0))),
+    M + 'certified_log_masses': Domain(_masses_kw(), kind='any', check=_masses_ok, max_examples=15,
+        invalid=(dict(n=-1, p=0.5, lo=0, hi=0), dict(n=10, p=1.0, lo=0, hi=5), dict(n=10, p=0.5, lo=6, hi=5),
+                 dict(n=10, p=0.5, lo=0, hi=11))),
     M + 'balls_into_bins_pair': Domain(st.fixed_dictionaries(
         dict(n=ints(1, 10**12), p=_p, value_discretization_interval=log_uniform(1e-3, 0.1)),
         optional=dict(log_tail=st.floats(-700.0, -5.0))),

@@ -7,21 +7,16 @@ M = 'shuffle_privacy.mechanisms.shuffled_ldp.randomizers.'
 _e0 = log_uniform(1e-3, 700.0)
 _d = log_uniform(1e-4, 1e-1)
 
-def _pair_ok(pair, kw):
+def _pair_ok(pair, kw, certified=False):
+    "δ and ε intervals in range, and the flag: only k-RR's pair (one actual pair as lower end) is certified."
     for e in (0.0, 0.5, 2.0):
         lo, up = pair.delta_bounds(e)
         assert 0.0 <= lo <= up <= 1.0, (e, lo, up)
-    assert pair.lower_certified is False
+    assert pair.lower_certified is certified
     lo, up = pair.epsilon_bounds(1e-6)
     assert 0.0 <= lo <= up, (lo, up)
 
-def _pair_ok_certified(pair, kw):
-    for e in (0.0, 0.5, 2.0):
-        lo, up = pair.delta_bounds(e)
-        assert 0.0 <= lo <= up <= 1.0, (e, lo, up)
-    assert pair.lower_certified is True
-    lo, up = pair.epsilon_bounds(1e-6)
-    assert 0.0 <= lo <= up, (lo, up)
+def _pair_ok_certified(pair, kw): _pair_ok(pair, kw, certified=True)
 
 def _vr_ok(r, kw):
     "A descriptor's (p, β, q) at a few ε0: p = q = e^ε0, 0 < β <= tanh(ε0/2)."

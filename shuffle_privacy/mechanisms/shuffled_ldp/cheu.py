@@ -18,6 +18,7 @@ from ...accounting.events import ProfileEvent
 from ...accounting.pld import pld_of
 from ...accounting.pld_build import (U, gamma, check_interval, spread_pmf, contract_pmf, pair_from_pmfs,
                                                   PldPair)
+from .multi_message import chernoff_window, certified_log_masses
 
 # %% ../../../nbs/19c_cheu_summation.ipynb #2679da57
 def _check_krp(k, r, p):
@@ -71,57 +72,15 @@ def cheu_analyzer(count:int, # number of ones received, in [0, n (k + r)]
 
 # %% ../../../nbs/19c_cheu_summation.ipynb #ee7779ac
 _LOG_TAIL = -80.0              # log of the binomial mass left out of every window
-_MAX_WINDOW = 10**6            # points of a binomial window
 _MAX_WORK = 3*10**8            # window points times kernel points in one convolution
 
-def _chernoff(x, n, p):
-    "log of Chernoff's bound on Pr[N >= x] (x >= np) or Pr[N <= x] (x <= np), N ~ Bin(n, p), widened for rounding."
-    a = x/n
-    g = -n*(special.rel_entr(a, p) + special.rel_entr(1 - a, 1 - p))
-    slack = 8*U*n*(1 + abs(math.log(p)) + abs(math.log1p(-p)))
-    return float(g + 1e-12*(1 + abs(g)) + slack)
-
-def _first(lo, hi, ok):
-    "Smallest integer in [lo, hi] with ok (monotone: False then True; hi when none before it)."
-    while lo < hi:
-        mid = (lo + hi)//2
-        lo, hi = (lo, mid) if ok(mid) else (mid + 1, hi)
-    return lo
-
-# %% ../../../nbs/19c_cheu_summation.ipynb #34695bd8
 def _window(n, p, log_tail=_LOG_TAIL):
-    "(lo, hi, log of a certified bound on Pr[N < lo] + Pr[N > hi]), N ~ Bin(n, p)."
-    if n == 0: return 0, 0, -math.inf
-    m = n*p
-    top = _first(math.ceil(m), n + 1, lambda x: x > n or _chernoff(x, n, p) <= log_tail)
-    bot = _first(-1, math.floor(m), lambda x: x >= 0 and _chernoff(x, n, p) > log_tail) - 1
-    lt = [_chernoff(top, n, p)] if top <= n else []
-    lt += [_chernoff(bot, n, p)] if bot >= 0 else []
-    return max(bot + 1, 0), min(top - 1, n), float(np.logaddexp.reduce(lt)) if lt else -math.inf
+    "(lo, hi, log of a certified bound on the mass outside), N ~ Bin(n, p)."
+    return chernoff_window(n, p, log_tail)
 
-def _anchor(n, p, z):
-    "log B(z) in 40-digit mpmath, rounded to a float (one rounding)."
-    import mpmath
-    with mpmath.workdps(40):
-        n_, z_, p_ = mpmath.mpf(n), mpmath.mpf(z), mpmath.mpf(p)
-        v = mpmath.loggamma(n_ + 1) - mpmath.loggamma(z_ + 1) - mpmath.loggamma(n_ - z_ + 1) \
-            + z_*mpmath.log(p_) + (n_ - z_)*mpmath.log1p(-p_)
-        return float(v)
-
-# %% ../../../nbs/19c_cheu_summation.ipynb #a09290cb
 def _log_masses(n, p, lo, hi):
-    "log B(z) for z in lo..hi, N ~ Bin(n, p) (an mpmath anchor and the ratio recursion), and η bounding each mass."
-    if hi - lo + 1 > _MAX_WINDOW:
-        raise ResourceLimitError(f'a binomial window holds {hi - lo + 1:.3g} points (> {_MAX_WINDOW:.0e}): '
-                                 'use fewer users or a smaller p')
-    lp, l1p = math.log(p), math.log1p(-p)
-    lam, b0 = lp - l1p, _anchor(n, p, lo)
-    z = np.arange(lo + 1, hi + 1, dtype=float)
-    lr = np.log((n - z + 1)/z); t = lr + lam
-    lb = b0 + np.concatenate([[0.0], np.cumsum(t)])
-    et = np.concatenate([[0.0], np.cumsum(4*U*(1 + np.abs(lr) + abs(lp) + abs(l1p) + np.abs(t)))])
-    E = U*abs(b0) + 1e-30 + et + gamma(hi - lo + 2)*np.concatenate([[0.0], np.cumsum(np.abs(t))]) + U*np.abs(lb)
-    return lb, float(E.max()*(1 + 1e-6) + 2*U)
+    "log B(z) for z in lo..hi, N ~ Bin(n, p), and η bounding each mass."
+    return certified_log_masses(n, p, lo, hi, advice='use fewer users or a smaller p')
 
 # %% ../../../nbs/19c_cheu_summation.ipynb #4f36a4c5
 def _sum_anchor(a, qa, b, s):
