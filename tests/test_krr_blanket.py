@@ -66,14 +66,14 @@ def test_blanket_is_tighter_than_the_other_certified_pairs(n, k, e0):
     assert b <= vr_pair_pld(n, *k_rr(k).variation_ratio(e0), flag='revealed').epsilon_bounds(1e-6)[1] + 1e-9
 
 def test_blanket_non_increasing_in_n():
-    es = [krr_blanket_pair_pld(n, 5, 1.0).epsilon_bounds(1e-6)[1] for n in (50, 51, 200, 2000)]
+    es = [krr_blanket_pair_pld(n, 5, 1.0).epsilon_bounds(1e-6)[1] for n in (50, 51, 200, 800)]
     assert all(a >= b - 2e-4 for a, b in zip(es, es[1:])), es     # more users: a post-processing (grid slack 2d)
 
 def test_event_uses_the_blanket_pair():
     acc = sp.PldAccountant(value_discretization_interval=1e-4)
-    acc.compose(sp.ShuffledLDPEvent(10**4, 2.0, randomizer=sp.randomizers.k_rr(10)))
+    acc.compose(sp.ShuffledLDPEvent(2000, 2.0, randomizer=sp.randomizers.k_rr(10)))
     e = acc.get_epsilon(1e-6)
-    lo, up = krr_blanket_pair_pld(10**4, 10, 2.0).epsilon_bounds(1e-6)
+    lo, up = krr_blanket_pair_pld(2000, 10, 2.0).epsilon_bounds(1e-6)
     assert e <= up + 1e-9 and e >= 0.98*lo
 
 def brute_dataset_delta(n, k, e0, eps):
@@ -88,7 +88,7 @@ def test_dataset_delta_is_exact_lower_bound(n, k, e0, eps):
     assert ref*(1 - 1e-8) - 1e-15 <= lb <= ref
 
 def test_dataset_delta_below_blanket_upper():
-    for n, e0 in ((300, 1.0), (3000, 4.0)):
+    for n, e0 in ((300, 1.0), (1500, 4.0)):
         pr = krr_blanket_pair_pld(n, 10, e0)
         for eps in (0.1, 0.5, 1.5):
             assert krr_dataset_delta(eps, n, 10, e0) <= pr.delta_bounds(eps)[1]
