@@ -1650,6 +1650,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                                                              'shuffle_privacy/mechanisms/shuffled_ldp/randomizers.py'),
                                                                      'shuffle_privacy.mechanisms.shuffled_ldp.randomizers._krr_view_lower': ( 'randomizers.html#_krr_view_lower',
                                                                                                                                               'shuffle_privacy/mechanisms/shuffled_ldp/randomizers.py'),
+                                                                     'shuffle_privacy.mechanisms.shuffled_ldp.randomizers._logpmf': ( 'randomizers.html#_logpmf',
+                                                                                                                                      'shuffle_privacy/mechanisms/shuffled_ldp/randomizers.py'),
                                                                      'shuffle_privacy.mechanisms.shuffled_ldp.randomizers._loss': ( 'randomizers.html#_loss',
                                                                                                                                     'shuffle_privacy/mechanisms/shuffled_ldp/randomizers.py'),
                                                                      'shuffle_privacy.mechanisms.shuffled_ldp.randomizers._mixture': ( 'randomizers.html#_mixture',

@@ -128,3 +128,25 @@ def test_binom_tail_bound_is_an_upper_bound():
 
 def test_top_level_namespace():
     assert sp.randomizers.k_rr(3) == R.k_rr(3)
+
+def test_binomial_terms_accurate_at_a_trillion_trials():
+    "The pair's binomial terms (boost) against mpmath-anchored log masses at n = 1e9..1e12 (bdtr was NaN above 2^31)."
+    from shuffle_privacy.mechanisms.shuffled_ldp.multi_message import certified_log_masses
+    for c in (10**9, 3*10**9, 10**12):
+        w = min(int(2*c**0.5), 300_000)
+        lo, hi = c//2 - w, c//2 + w//2
+        lb, eta = certified_log_masses(c, 0.5, lo + 1, hi)          # an mpmath anchor and an exact-ratio recursion
+        ref = math.fsum(np.exp(lb))
+        got = float(R._interval_mass(np.array([c]), np.array([lo]), np.array([hi]))[0])
+        assert abs(got - ref) <= 1e-12 + 2*eta*ref, (c, got, ref)
+        k = c//2 + 7
+        assert abs(float(R._logpmf(k, c, 0.5)) - float(lb[k - lo - 1])) <= 1e-11
+
+@pytest.mark.parametrize('n', [10**10, 10**12])
+def test_pair_keeps_its_mass_at_huge_n(n):
+    "Above ~3e9 users the pair once lost all its mass (NaN cdfs dropped) and reported ε = 0."
+    p, b, q = R.binary_rr().variation_ratio(1.0)
+    pr = R.vr_pair_pld(n, p, b, q, flag='revealed', value_discretization_interval=1e-6)
+    assert 1.0 <= pr.factors[0][0][0].p.sum() <= 1.0 + 1e-9
+    lo, up = pr.epsilon_bounds(1e-8)
+    assert 0 < lo <= up and up < 0.4*math.sqrt(1e9/n)          # ε ~ 1/sqrt(n): 1.25e-4 at n = 1e9
