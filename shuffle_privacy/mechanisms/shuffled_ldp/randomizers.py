@@ -593,7 +593,7 @@ def _interval(b, m, pi):
     return np.maximum(out, 0.0)
 
 # %% ../../../nbs/18_randomizers.ipynb #5758ea68
-_MAX_BLANKET_CELLS = 4*10**7   # (T block, u, W group) cells of one blanket_pair_pld call
+_MAX_BLANKET_CELLS = 4*10**6   # (T block, u, W group) cells of one blanket_pair_pld call (memory, time)
 _MAX_GROUPS = 128              # T blocks are widened beyond rel_block to stay below about this
 _CELL_BUDGET = 8e5             # (T block, u, W group) cells per end: W groups are widened to stay below (>= 8 groups)
 
@@ -688,10 +688,10 @@ def _fill_shared(acc, c, lw, lam, kappa, d, p, pess):
 # %% ../../../nbs/18_randomizers.ipynb #4c7b1210
 def _check_blanket_cells(n, e0, gamma, p10, p11, rel):
     "Estimate the (T block, u, W group) cells before allocating; ResourceLimitError above _MAX_BLANKET_CELLS."
-    Ts, _, _ = _t_blocks(n, gamma, _t_rel(n, gamma, rel), True)
-    T = int(Ts.max())
-    lo, hi = _c_window(T, min(1.0, 2*p10))
-    cells = len(Ts)*(hi - lo + 1)*9              # at least 8 W groups per T
+    tlo, thi = _c_window(n - 1, gamma)
+    blocks = min(thi - tlo + 1, math.log((thi + 1)/(tlo + 1))/math.log1p(_t_rel(n, gamma, rel)) + 2)
+    lo, hi = _c_window(thi + 1, min(1.0, 2*p10))
+    cells = blocks*(hi - lo + 1)*9              # at least 8 W groups per T
     if cells > _MAX_BLANKET_CELLS:
         raise ResourceLimitError(f'{cells:.3g} cells in the blanket pair (cap {_MAX_BLANKET_CELLS:.0e}); '
                                  'raise rel_block, or use vr_pair_pld(..., flag="revealed")')
@@ -700,7 +700,7 @@ def _blanket_grid(n, e0, gamma, p10, p11, rel, d, kmax, pess):
     "The loss grid of one end of the blanket pair, and (upper end) the certified mass set apart at loss ε0."
     acc, dropped, cs, lws, lgs = LossGrid(kmax), 0.0, [], [], []
     Ts, lwT, tail = _t_blocks(n, gamma, _t_rel(n, gamma, rel), pess)
-    for T, lt in zip(Ts.tolist(), lwT.tolist()):
+    for T, lt in progress(list(zip(Ts.tolist(), lwT.tolist())), desc='blanket pair, T blocks'):
         u, w, lam, zero, drop = _structured_cells(T, e0, gamma, p10, p11, rel, pess, _CELL_BUDGET/len(Ts))
         c, lw, lg, tiny = _components(u, w, lam, rel, pess)
         dropped += math.exp(lt)*(drop + tiny)
