@@ -1640,6 +1640,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                                                       'shuffle_privacy/mechanisms/shuffled_ldp/randomizers.py'),
                                                                      'shuffle_privacy.mechanisms.shuffled_ldp.randomizers.hadamard_response': ( 'randomizers.html#hadamard_response',
                                                                                                                                                 'shuffle_privacy/mechanisms/shuffled_ldp/randomizers.py'),
+                                                                     'shuffle_privacy.mechanisms.shuffled_ldp.randomizers.has_blanket_pair': ( 'randomizers.html#has_blanket_pair',
+                                                                                                                                               'shuffle_privacy/mechanisms/shuffled_ldp/randomizers.py'),
                                                                      'shuffle_privacy.mechanisms.shuffled_ldp.randomizers.k_rr': ( 'randomizers.html#k_rr',
                                                                                                                                    'shuffle_privacy/mechanisms/shuffled_ldp/randomizers.py'),
                                                                      'shuffle_privacy.mechanisms.shuffled_ldp.randomizers.krr_blanket_pair_pld': ( 'randomizers.html#krr_blanket_pair_pld',

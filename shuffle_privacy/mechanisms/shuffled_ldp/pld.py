@@ -18,7 +18,8 @@ from ...accounting.events import Event, LateProgress
 from ...accounting.pld import PldPair, pld_of, check_interval
 from ...accounting.profile_pld import profile_pair
 from .randomizers import (Randomizer, Generic, KRR, binary_rr,
-                                                                 vr_pair_pld, binom_tail_bound, krr_blanket_pair_pld)
+                                                                 vr_pair_pld, binom_tail_bound, krr_blanket_pair_pld,
+                                                                 blanket_pair_pld, has_blanket_pair)
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #729f307e
 _HALF_LOG_2PI = 0.5*math.log(2*math.pi)
@@ -546,6 +547,9 @@ def randomizer_pld(n:int, # number of users, >= 1
         return _rr_profile_pld(n, e0, d) if n <= _RR_PROFILE_MAX_N else _rr_strong_pair(n, e0, d)
     if isinstance(randomizer, KRR) and e0 <= 8.0 and n <= 10**12:  # the exact blanket pair (notebook 18)
         return krr_blanket_pair_pld(n, randomizer.k, e0, value_discretization_interval=d)
+    if e0 <= 8.0 and has_blanket_pair(randomizer):                 # the exact blanket pair of two-class randomizers
+        try: return blanket_pair_pld(n, randomizer, e0, value_discretization_interval=d)
+        except ResourceLimitError: pass                            # too large an n for it: the pairs below
     fmt = fmt21_pair_pld(n, e0, value_discretization_interval=d)
     if not randomizer.uniform_pairs() or e0 > 8.0: return fmt
     rev = vr_pair_pld(n, p, beta, q, flag='revealed', value_discretization_interval=d)

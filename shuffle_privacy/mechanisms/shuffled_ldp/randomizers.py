@@ -7,7 +7,7 @@ __all__ = ['P_MAX', 'VRParams', 'check_local_epsilon', 'Randomizer', 'Generic', 
            'laplace', 'Piecewise', 'piecewise', 'SubsetSelection', 'subset_selection', 'LocalHash', 'local_hash',
            'HadamardResponse', 'hadamard_response', 'UnaryEncoding', 'unary_encoding', 'optimized_unary_encoding',
            'Collision', 'collision', 'vr_parameters', 'binom_tail_bound', 'LossGrid', 'vr_pair_pld', 'vr_delta',
-           'krr_blanket_pair_pld', 'krr_dataset_delta', 'blanket_pair_pld']
+           'krr_blanket_pair_pld', 'krr_dataset_delta', 'has_blanket_pair', 'blanket_pair_pld']
 
 # %% ../../../nbs/18_randomizers.ipynb #14915dc6
 import dataclasses, math
@@ -573,6 +573,16 @@ def _blanket_classes(rz, e0):
     else: raise ValueError(f'randomizer must be k-RR, subset selection, Hadamard response, a unary encoding or '
                            f'local hashing; got {type(rz).__name__}')
     return 1/(1 + math.expm1(e0)*(p10 + p11)), p10, p11
+
+# %% ../../../nbs/18_randomizers.ipynb #90ce69b7
+def has_blanket_pair(randomizer:Randomizer, # a descriptor of this module
+                    )->bool:
+    "True when `blanket_pair_pld` takes the randomizer (for Hadamard response: s <= 2K/3, or disjoint sets)."
+    if not isinstance(randomizer, Randomizer):
+        raise TypeError(f'randomizer must be a randomizers descriptor; got {type(randomizer).__name__}')
+    try: _blanket_classes(randomizer, 1.0)
+    except ValueError: return False
+    return True
 
 # %% ../../../nbs/18_randomizers.ipynb #55a416b6
 def _cdf_split(b, m, pi):
