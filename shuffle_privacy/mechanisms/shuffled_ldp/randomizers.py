@@ -465,7 +465,8 @@ def _t_blocks(n, gamma, rel, pess):
     lo, hi = _c_window(N, gamma)
     tail = binom_tail_bound(N, gamma, lo=lo, hi=hi) if 0 < gamma < 1 else 0.0
     T = np.arange(lo, hi + 1) + 1
-    lb = stats.binom.logpmf(T - 1, N, gamma) if 0 < gamma < 1 else np.where(T == (N if gamma >= 1 else 0) + 1, 0.0, -np.inf)
+    lb = (stats.binom.logpmf(T - 1, N, gamma) if 0 < gamma < 1
+          else np.where(T == (N if gamma >= 1 else 0) + 1, 0.0, -np.inf))
     Tg, lwg = _group(T, lb, _rel_groups(T, rel), pess)
     return Tg, lwg, tail
 
@@ -547,7 +548,8 @@ def krr_dataset_delta(epsilon:float, # ε >= 0
         raise ResourceLimitError(f'{len(A)**2:.3g} cells; krr_dataset_delta handles up to 4e7 (smaller n or ε0)')
     tot = err = 0.0
     rows = max(1, 2**18//len(A))
-    for i in progress(range(0, len(A), rows), desc='krr_dataset_delta rows') if len(A) > 3000 else range(0, len(A), rows):
+    chunks = range(0, len(A), rows)
+    for i in progress(chunks, desc='krr_dataset_delta rows') if len(A) > 3000 else chunks:
         a, b = np.broadcast_arrays(A[i:i + rows, None], A[None, :])
         ok = b <= n - a
         lw, val, mag = _krr_ab_terms(a[ok], b[ok], n, k, e0, eps)
