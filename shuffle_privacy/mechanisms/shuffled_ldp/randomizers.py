@@ -676,18 +676,18 @@ def _merge(c, lw, lam, rel, pess):
 # %% ../../../nbs/18_randomizers.ipynb #6430b527
 def _enumerate_shared(acc, c, lw, lam, kappa, d, pess):
     "Path A for many components sharing c: B_c(a) over the window once per c, then every λ of that c at once."
+    idx, ms, size = [], [], 0
     for cv in np.unique(c).tolist():
-        sel = np.flatnonzero(c == cv)
+        j = np.flatnonzero(c == cv)
         lo, hi = (int(v[0]) for v in _a_window(np.array([cv])))
         a = np.arange(lo, hi + 1); t = (2*a - cv)/cv
-        lb = stats.binom.logpmf(a, cv, 0.5)
-        for i in range(0, len(sel), max(1, _CHUNK//len(a))):
-            j = sel[i:i + max(1, _CHUNK//len(a))]
-            s = lam[j, None]*kappa*t[None, :]
-            m = np.exp(lw[j, None] + lb[None, :])*(1 + s)
-            L = np.log1p(s) - np.log1p(-s)
-            acc.add((np.ceil((L + _ETA_LOSS)/d) if pess else np.floor((L - _ETA_LOSS)/d)).astype(np.int64).ravel(),
-                    m.ravel())
+        s = lam[j, None]*kappa*t[None, :]
+        ms.append((np.exp(lw[j, None] + stats.binom.logpmf(a, cv, 0.5)[None, :])*(1 + s)).ravel())
+        L = (np.log1p(s) - np.log1p(-s)).ravel()
+        idx.append((np.ceil((L + _ETA_LOSS)/d) if pess else np.floor((L - _ETA_LOSS)/d)).astype(np.int64))
+        size += L.size
+        if size >= _CHUNK or cv == c.max():      # one bincount over the grid per chunk, not per c
+            acc.add(np.concatenate(idx), np.concatenate(ms)); idx, ms, size = [], [], 0
 
 def _fill_shared(acc, c, lw, lam, kappa, d, p, pess):
     "Components whose a-window is cheaper to enumerate go to _enumerate_shared, the rest to _fill (cut path)."
