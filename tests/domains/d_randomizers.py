@@ -30,6 +30,20 @@ def _vr_kw(draw_p=log_uniform(1.0 + 1e-6, 2980.0)):
         lambda t: dict(p=t[0], beta=t[1]*(t[0] - 1)/(t[0] + 1), q=t[0]))
 
 _none = st.fixed_dictionaries({})
+
+def _two_class():
+    "The randomizers blanket_pair_pld takes, with valid parameters."
+    from shuffle_privacy.mechanisms.shuffled_ldp import randomizers as R
+    return st.one_of(
+        ints(2, 10**4).map(R.k_rr), ints(2, 10**4).map(R.local_hash),
+        ints(2, 10**4).flatmap(lambda d: ints(1, d - 1).map(lambda k: R.subset_selection(d, k))),
+        ints(2, 10**4).flatmap(lambda K: ints(1, 2*K//3).map(lambda s: R.hadamard_response(K, s))),
+        ints(2, 10**4).flatmap(lambda K: ints(1, K//2).map(lambda s: R.hadamard_response(K, s, disjoint=True))),
+        st.sampled_from([R.unary_encoding(), R.optimized_unary_encoding()]))
+
+def _bad_randomizers():
+    from shuffle_privacy.mechanisms.shuffled_ldp import randomizers as R
+    return R.k_rr(3), R.laplace(), R.hadamard_response(8, 7)
 DOMAINS = {
     M + 'check_local_epsilon': Domain(st.fixed_dictionaries(dict(local_epsilon=_e0)), kind='epsilon',
         invalid=(dict(local_epsilon=0.0), dict(local_epsilon=701.0), dict(local_epsilon=-1.0))),
@@ -63,6 +77,16 @@ DOMAINS = {
         n=ints(2, 10**6), k=ints(3, 10**4), local_epsilon=log_uniform(1e-3, 8.0), value_discretization_interval=_d)),
         kind='object', check=_pair_ok_certified, max_examples=8, quick=2,
         invalid=(dict(n=1, k=3, local_epsilon=1.0), dict(n=10, k=2, local_epsilon=1.0), dict(n=10, k=3, local_epsilon=9.0))),
+    M + 'blanket_pair_pld': Domain(st.fixed_dictionaries(dict(
+        n=ints(1, 10**6), randomizer=_two_class(), local_epsilon=log_uniform(1e-3, 8.0), value_discretization_interval=_d)),
+        kind='object', check=_pair_ok, max_examples=8, quick=2,
+        invalid=(dict(n=0, randomizer=_bad_randomizers()[0], local_epsilon=1.0),
+                 dict(n=10, randomizer=_bad_randomizers()[1], local_epsilon=1.0),
+                 dict(n=10, randomizer=_bad_randomizers()[2], local_epsilon=1.0),
+                 dict(n=10, randomizer=_bad_randomizers()[0], local_epsilon=9.0),
+                 dict(n=10, randomizer=_bad_randomizers()[0], local_epsilon=1.0, rel_block=0.0))),
+    M + 'has_blanket_pair': Domain(st.fixed_dictionaries(dict(randomizer=_two_class())), kind='object',
+        check=lambda r, kw: r is True),
     M + 'krr_dataset_delta': Domain(st.fixed_dictionaries(dict(
         epsilon=log_uniform(1e-6, 20.0), n=ints(2, 10**4), k=ints(3, 10**4), local_epsilon=log_uniform(1e-3, 50.0))),
         kind='delta', max_examples=10,

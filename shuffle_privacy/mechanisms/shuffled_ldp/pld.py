@@ -19,7 +19,7 @@ from ...accounting.pld import PldPair, pld_of, check_interval
 from ...accounting.profile_pld import profile_pair
 from .randomizers import (Randomizer, Generic, KRR, binary_rr,
                                                                  vr_pair_pld, binom_tail_bound, krr_blanket_pair_pld,
-                                                                 krr_pair_pld)
+                                                                 krr_pair_pld, blanket_pair_pld, has_blanket_pair)
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #729f307e
 _HALF_LOG_2PI = 0.5*math.log(2*math.pi)
@@ -548,10 +548,13 @@ def randomizer_pld(n:int, # number of users, >= 1
     if isinstance(randomizer, KRR) and e0 <= 8.0 and n <= 10**12:  # the exact blanket pair (notebook 18)
         if n == 1: return krr_blanket_pair_pld(n, randomizer.k, e0, value_discretization_interval=d)
         return krr_pair_pld(n, randomizer.k, e0, value_discretization_interval=d)    # lower end: one actual pair
-    fmt = fmt21_pair_pld(n, e0, value_discretization_interval=d)
-    if not randomizer.uniform_pairs() or e0 > 8.0: return fmt
-    rev = vr_pair_pld(n, p, beta, q, flag='revealed', value_discretization_interval=d)
-    return rev if rev.epsilon_bounds(1e-6)[1] <= fmt.epsilon_bounds(1e-6)[1] else fmt
+    pairs = [fmt21_pair_pld(n, e0, value_discretization_interval=d)]
+    if e0 <= 8.0 and randomizer.uniform_pairs():
+        pairs.append(vr_pair_pld(n, p, beta, q, flag='revealed', value_discretization_interval=d))
+    if e0 <= 8.0 and has_blanket_pair(randomizer):                 # the exact blanket pair of two-class randomizers
+        try: pairs.append(blanket_pair_pld(n, randomizer, e0, value_discretization_interval=d))
+        except ResourceLimitError: pass                            # too large an n for it
+    return min(pairs, key=lambda pr: pr.epsilon_bounds(1e-6)[1])   # each dominates: the tightest at δ = 1e-6
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #712efb43
 @dataclasses.dataclass(frozen=True)
