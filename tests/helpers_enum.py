@@ -22,3 +22,14 @@ def uniform_output(values, bins, s):
             for j in range(bins): h[j] += c[j]
         out[tuple(h)] = out.get(tuple(h), 0) + pr
     return out
+
+def shuffled_law(R, xs):
+    "Exact law of the sorted reports (the shuffled multiset) of users with inputs xs under randomizer rows R."
+    law = {(): 1.0}
+    for x in xs:
+        new = {}
+        for h, w in law.items():
+            for y in range(len(R[x])):
+                key = tuple(sorted(h + (y,))); new[key] = new.get(key, 0.0) + w*R[x][y]
+        law = new
+    return law

@@ -80,15 +80,7 @@ def test_brackets_balle_formula(name, n):
         assert lo <= ref*(1 + 1e-9) + 1e-15 and ref <= up*(1 + 1e-9) + 1e-15, (eps, lo, ref, up)
         assert up - lo <= 0.02*ref + 1e-9
 
-def _shuffled_law(R, xs):
-    law = {(): 1.0}
-    for x in xs:
-        new = {}
-        for h, w in law.items():
-            for y in range(len(R[x])):
-                key = tuple(sorted(h + (y,))); new[key] = new.get(key, 0.0) + w*R[x][y]
-        law = new
-    return law
+from helpers_enum import shuffled_law as _shuffled_law
 
 @pytest.mark.parametrize('name,n', [('ss', 4), ('hr', 3), ('ue', 3), ('oue', 3), ('lh', 3)])
 def test_upper_end_dominates_every_dataset(name, n):

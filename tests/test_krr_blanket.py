@@ -36,15 +36,7 @@ def test_blanket_pair_brackets_balle_formula(n, k, e0):
         assert lo <= ref*(1 + 1e-12) + 1e-15 and ref <= up*(1 + 1e-12) + 1e-15, (eps, lo, ref, up)
         assert up - lo <= 0.02*ref + 1e-9                     # tight: the pair is computed, not bounded loosely
 
-def _shuffled_law(R, xs):
-    law = {(): 1.0}
-    for x in xs:
-        new = {}
-        for h, w in law.items():
-            for y in range(len(R[x])):
-                key = tuple(sorted(h + (y,))); new[key] = new.get(key, 0.0) + w*R[x][y]
-        law = new
-    return law
+from helpers_enum import shuffled_law as _shuffled_law
 
 @pytest.mark.parametrize('k,e0', [(3, 1.0), (4, 2.5)])
 def test_blanket_upper_end_dominates_every_dataset(k, e0):
