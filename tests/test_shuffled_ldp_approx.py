@@ -15,18 +15,7 @@ EPS = (0.0, 0.05, 0.2, 0.5, 1.0)
 
 # ---------- independent references ----------
 
-def shuffled_law(rows, xs):
-    "Exact law of the sorted reports of users with inputs xs; rows[x] is the output pmf of the randomizer at x."
-    law = {(): 1.0}
-    for x in xs:
-        new = {}
-        for h, w in law.items():
-            for y, py in enumerate(rows[x]):
-                if py > 0:
-                    k = tuple(sorted(h + (y,)))
-                    new[k] = new.get(k, 0.0) + w*py
-        law = new
-    return law
+from helpers_enum import shuffled_law             # exact law of the sorted reports (shared with other tests)
 
 def hockey(P, Q, eps):
     "H_{e^eps}(P || Q) of two dicts."
