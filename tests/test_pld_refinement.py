@@ -118,3 +118,10 @@ def test_grid_range_error_is_a_value_error():
     "check_interval's range refusal: a GridRangeError, still a ValueError for callers that catch that."
     with pytest.raises(GridRangeError, match=r'\[1e-07, 1\]'): check_interval(1e-9)
     assert issubclass(GridRangeError, ValueError)
+
+
+def test_refinement_stops_when_a_finer_query_exceeds_the_fft_budget():
+    "A query whose finer-grid tilt needs too large an FFT keeps the coarser interval instead of raising."
+    acc = sp.PldAccountant().compose(sp.ShuffleGaussianEvent(1, 6.051), 1000)
+    lo, up = acc.get_delta_bounds(6.0)                       # raised ResourceLimitError from the refinement before
+    assert 0.0 <= lo <= up <= 1.0

@@ -142,7 +142,7 @@ def test_binomial_terms_accurate_at_a_trillion_trials():
         k = c//2 + 7
         assert abs(float(R._logpmf(k, c, 0.5)) - float(lb[k - lo - 1])) <= 1e-11
 
-@pytest.mark.parametrize('n', [10**10, 10**12])
+@pytest.mark.parametrize('n', [10**10, pytest.param(10**12, marks=pytest.mark.slow)])
 def test_pair_keeps_its_mass_at_huge_n(n):
     "Above ~3e9 users the pair once lost all its mass (NaN cdfs dropped) and reported ε = 0."
     p, b, q = R.binary_rr().variation_ratio(1.0)

@@ -77,13 +77,13 @@ def test_lemma_45_counterexample():
                                 R.subset_selection(20, 5), R.local_hash(3), R.hadamard_response(64, 32),
                                 R.unary_encoding(), R.optimized_unary_encoding(), R.collision(2, 9)])
 def test_every_randomizer_composes_and_is_certified(rz):
-    ev = ShuffledLDPEvent(3000, 1.5, randomizer=rz)
+    ev = ShuffledLDPEvent(1000, 1.5, randomizer=rz)
     pair = pld_of(ev, 1e-3)
     krr = isinstance(rz, R.KRR) and rz.k >= 3                # k-RR: the lower end is one actual pair's (certified)
     assert pair.lower_certified is krr
-    fmt = fmt21_pair_pld(3000, 1.5, value_discretization_interval=1e-3).epsilon_bounds(1e-6)[1]
+    fmt = fmt21_pair_pld(1000, 1.5, value_discretization_interval=1e-3).epsilon_bounds(1e-6)[1]
     assert pair.epsilon_bounds(1e-6)[1] <= fmt*(1 + 1e-9)                  # never worse than the generic guarantee
-    lo, up = PldAccountant().compose(ev, 3).get_epsilon_bounds(1e-6)
+    lo, up = PldAccountant(value_discretization_interval=1e-3).compose(ev, 3).get_epsilon_bounds(1e-6)
     assert (0.0 < lo if krr else lo == 0.0) and lo <= up < 3*1.5
 
 def test_structured_rule():
@@ -96,7 +96,7 @@ def test_structured_rule():
     assert c <= min(d, clone_pair_pld(20000, 1.0).epsilon_bounds(1e-6)[1]) + 1e-12
 
 def test_calibrate():
-    ev = lambda e0: ShuffledLDPEvent(1000, e0, randomizer=R.k_rr(4))
+    ev = lambda e0: ShuffledLDPEvent(500, e0, randomizer=R.k_rr(4))
     acc = lambda: PldAccountant(value_discretization_interval=1e-3)        # a fixed grid: no refinement per step
     e0 = calibrate(ev, 0.8, 1e-6, make_accountant=acc, bracket=(0.1, 6.0), rtol=1e-2)
     assert acc().compose(ev(e0)).get_epsilon(1e-6) <= 0.8 + 1e-6

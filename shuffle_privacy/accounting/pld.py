@@ -436,7 +436,8 @@ def _tightest(self:PldAccountant, bounds, done):
             fine = self._refined(d*f)
             if fine is None: break                    # an event's PLD cannot go this fine: keep what we have
             d, pair = d*f, fine; ticker.step()
-            l2, u2 = bounds(pair)
+            try: l2, u2 = bounds(pair)
+            except ResourceLimitError: break         # this query on the finer grid needs too large an FFT: keep ours
             new = max(lo, l2), min(up, u2)            # both intervals contain the exact value: so does their meet
             moved = _shrinks(certified, self._rtol, f, (lo, up), new)
             lo, up = new
