@@ -51,21 +51,22 @@ def test_blanket_upper_end_dominates_every_dataset(k, e0):
             ex = sum(max(0.0, w - math.exp(eps)*Q.get(h, 0.0)) for h, w in P.items())
             assert ex <= pr.delta_bounds(eps)[1]*(1 + 1e-9) + 1e-15
 
-@pytest.mark.parametrize('n,k,e0', [(100, 3, 2.0), (10**4, 50, 0.5), (10**4, 10, 6.0)])
+@pytest.mark.parametrize('n,k,e0', [(100, 3, 2.0), (10**4, 50, 0.5),
+                                    pytest.param(10**4, 10, 6.0, marks=pytest.mark.slow)])
 def test_blanket_is_tighter_than_the_other_certified_pairs(n, k, e0):
     b = krr_blanket_pair_pld(n, k, e0).epsilon_bounds(1e-6)[1]
     assert b <= fmt21_pair_pld(n, e0).epsilon_bounds(1e-6)[1] + 1e-9
     assert b <= vr_pair_pld(n, *k_rr(k).variation_ratio(e0), flag='revealed').epsilon_bounds(1e-6)[1] + 1e-9
 
 def test_blanket_non_increasing_in_n():
-    es = [krr_blanket_pair_pld(n, 5, 1.0).epsilon_bounds(1e-6)[1] for n in (50, 51, 200, 800)]
+    es = [krr_blanket_pair_pld(n, 5, 1.0).epsilon_bounds(1e-6)[1] for n in (50, 51, 200)]
     assert all(a >= b - 2e-4 for a, b in zip(es, es[1:])), es     # more users: a post-processing (grid slack 2d)
 
 def test_event_uses_the_blanket_pair():
     acc = sp.PldAccountant(value_discretization_interval=1e-4)
-    acc.compose(sp.ShuffledLDPEvent(500, 2.0, randomizer=sp.randomizers.k_rr(10)))
+    acc.compose(sp.ShuffledLDPEvent(200, 2.0, randomizer=sp.randomizers.k_rr(10)))
     e = acc.get_epsilon(1e-6)
-    lo, up = krr_blanket_pair_pld(500, 10, 2.0).epsilon_bounds(1e-6)
+    lo, up = krr_blanket_pair_pld(200, 10, 2.0).epsilon_bounds(1e-6)
     assert e <= up + 1e-9 and e >= 0.98*lo
 
 def brute_dataset_delta(n, k, e0, eps):
@@ -80,7 +81,7 @@ def test_dataset_delta_is_exact_lower_bound(n, k, e0, eps):
     assert ref*(1 - 1e-8) - 1e-15 <= lb <= ref
 
 def test_dataset_delta_below_blanket_upper():
-    for n, e0 in ((300, 1.0), (1500, 4.0)):
+    for n, e0 in ((300, 1.0), (400, 4.0)):
         pr = krr_blanket_pair_pld(n, 10, e0)
         for eps in (0.1, 0.5, 1.5):
             assert krr_dataset_delta(eps, n, 10, e0) <= pr.delta_bounds(eps)[1]
@@ -117,9 +118,9 @@ def test_epsilon_bounds_refuses_delta_zero():
     with pytest.raises(ValueError, match='delta'):
         krr_blanket_pair_pld(10, 3, 1.0).epsilon_bounds(0.0)
 
-@pytest.mark.parametrize('n,k,e0', [(8, 3, 1.0), (300, 10, 2.0), (2000, 4, 0.7)])
+@pytest.mark.parametrize('n,k,e0', [(8, 3, 1.0), (300, 10, 2.0), pytest.param(2000, 4, 0.7, marks=pytest.mark.slow)])
 def test_pair_lower_end_is_below_one_actual_pair(n, k, e0):
-    "krr_pair_pld's lower end is the (a, b) view of one actual pair: below that pair's exact δ, above 0 where it matters."
+    "krr_pair_pld's lower end is the (a, b) view of one actual pair: below that pair's exact δ."
     pr = krr_pair_pld(n, k, e0)
     assert pr.lower_certified
     for eps in (0.02, 0.1, 0.4):
@@ -130,7 +131,7 @@ def test_pair_lower_end_is_below_one_actual_pair(n, k, e0):
     assert 0 < lo <= up
 
 def test_pair_upper_end_is_the_blanket():
-    a, b = krr_pair_pld(500, 5, 1.5), krr_blanket_pair_pld(500, 5, 1.5)
+    a, b = krr_pair_pld(200, 5, 1.5), krr_blanket_pair_pld(200, 5, 1.5)
     for eps in (0.05, 0.3):
         assert math.isclose(a.delta_bounds(eps)[1], b.delta_bounds(eps)[1], rel_tol=1e-9)
 
