@@ -665,6 +665,7 @@ def _structured_cells(T, e0, gamma, p10, p11, rel, pess, budget):
     drop = binom_tail_bound(T, R, lo=lo, hi=hi) if 0 < R < 1 else 0.0
     bnd, htail = _w_groups(T, km, p11, rel, max(8, int(budget/(hi - lo + 1))))      # cells <= budget
     drop = (drop + htail)*gamma*math.exp(e0)              # the cell factor γ(1 + κ'(u/2 + h)/T) is <= γ e^ε0
+    drop += gamma*math.exp(e0 - 40.0)*len(bnd)            # _cdf_split's uncomputed sides (< e^-40 per interval)
     lb = _logpmf(0, T, R) if R < 1 else -math.inf
     zero = gamma*math.exp(lb)*(1 + km*pi) if lo == 0 else 0.0   # u = 0: Σ_h Bin(h; T, π)(1 + κ'h/T)
     u = np.arange(max(lo, 1), hi + 1)
