@@ -7,7 +7,8 @@ __all__ = ['P_MAX', 'VRParams', 'check_local_epsilon', 'Randomizer', 'Generic', 
            'laplace', 'Piecewise', 'piecewise', 'SubsetSelection', 'subset_selection', 'LocalHash', 'local_hash',
            'HadamardResponse', 'hadamard_response', 'UnaryEncoding', 'unary_encoding', 'optimized_unary_encoding',
            'Collision', 'collision', 'vr_parameters', 'binom_tail_bound', 'LossGrid', 'vr_pair_pld', 'vr_delta',
-           'krr_blanket_pair_pld', 'krr_dataset_delta', 'krr_pair_pld', 'has_blanket_pair', 'blanket_pair_pld']
+           'krr_blanket_pair_pld', 'krr_dataset_delta', 'krr_pair_pld', 'has_blanket_pair', 'blanket_pair_pld',
+           'corner_blanket_pair_pld']
 
 # %% ../../../nbs/18_randomizers.ipynb #14915dc6
 import dataclasses, math
@@ -761,6 +762,21 @@ def _blanket_grid(n, e0, gamma, p10, p11, rel, d, kmax, pess):
     if len(c): _fill_shared(acc, c, lw, lg, math.tanh(e0/2), d, math.exp(e0), pess)
     return acc, dropped + tail
 
+# %% ../../../nbs/18_randomizers.ipynb #b713a16d
+def _class_pair_pld(n, e0, gamma, p10, p11, rel, d):
+    "Certified PLD pair of the two-class blanket formula: classes (γ, p10, p11), ratio e^ε0 (arguments validated)."
+    make = lambda pm, pe: _pld.PrivacyLossDistribution.create_from_rounded_probability(
+        pm, 0.0, d, pessimistic_estimate=pe, symmetric=True)
+    if p10 <= 0: return PldPair(make({0: 1.0}, True), make({0: 1.0}, False), lower_certified=False)  # ℓ0 = ℓ1
+    kmax = math.ceil((e0 + 2*_ETA_LOSS)/d) + 1
+    _check_blanket_cells(n, e0, gamma, p10, p11, rel)
+    up, dropped = _blanket_grid(n, e0, gamma, p10, p11, rel, d, kmax, True)
+    lo, _ = _blanket_grid(n, e0, gamma, p10, p11, rel, d, kmax, False)
+    pm_up, pm_lo = up.pmf(True), lo.pmf(False)
+    pm_up[kmax] = pm_up.get(kmax, 0.0) + (dropped + 2*_TAIL)*(1 + 1e-9)      # dropped mass, at loss >= ε0
+    return PldPair(make(pm_up, True), make(pm_lo, False), lower_certified=False)
+
+
 # %% ../../../nbs/18_randomizers.ipynb #8323c204
 def blanket_pair_pld(n:int, # number of users, in [1, 1e12]
                      randomizer:Randomizer, # k-RR, subset selection, Hadamard response, a unary encoding, local hashing
@@ -776,12 +792,23 @@ def blanket_pair_pld(n:int, # number of users, in [1, 1e12]
     rel = check_real('rel_block', rel_block, lo=0.0, hi=0.5, lo_open=True)
     d = check_interval(value_discretization_interval)
     gamma, p10, p11 = _blanket_classes(randomizer, e0)
-    kmax = math.ceil((e0 + 2*_ETA_LOSS)/d) + 1
-    _check_blanket_cells(n, e0, gamma, p10, p11, rel)
-    up, dropped = _blanket_grid(n, e0, gamma, p10, p11, rel, d, kmax, True)
-    lo, _ = _blanket_grid(n, e0, gamma, p10, p11, rel, d, kmax, False)
-    pm_up, pm_lo = up.pmf(True), lo.pmf(False)
-    pm_up[kmax] = pm_up.get(kmax, 0.0) + (dropped + 2*_TAIL)*(1 + 1e-9)      # dropped mass, at loss >= ε0
-    make = lambda pm, pe: _pld.PrivacyLossDistribution.create_from_rounded_probability(
-        pm, 0.0, d, pessimistic_estimate=pe, symmetric=True)
-    return PldPair(make(pm_up, True), make(pm_lo, False), lower_certified=False)
+    return _class_pair_pld(n, e0, gamma, p10, p11, rel, d)
+
+
+# %% ../../../nbs/18_randomizers.ipynb #7a7fd368
+def corner_blanket_pair_pld(n:int, # number of users, in [1, 1e12]
+                            local_epsilon:float, # ε0 in (0, 8]: the randomizer is ε0-LDP
+                            gamma:float, # its blanket mass ∫ inf_x P_x(y) dy, in [e^-ε0, 1]
+                            *, rel_block:float=2e-3, # T, W and u are grouped within this relative width
+                            value_discretization_interval:float=1e-4, # loss grid, in [1e-7, 1]
+                           )->PldPair:
+    "Certified PLD pair of n shuffled reports of any ε0-LDP randomizer with blanket mass γ (replace-one, both ways)."
+    n = check_int('n', n, lo=1, hi=10**12)
+    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=8.0, lo_open=True)
+    g = check_real('gamma', gamma, lo=math.exp(-e0)*(1 - 1e-12), hi=1.0)
+    rel = check_real('rel_block', rel_block, lo=0.0, hi=0.5, lo_open=True)
+    d = check_interval(value_discretization_interval)
+    a = min(1.0, max(0.0, (1/g - 1)/math.expm1(e0)))          # E_ω ℓ = 1 fixes the corner weights' margin
+    t = max(0.0, 2*a - 1)                                       # the worst t: no mass on (hi, hi) unless forced
+    return _class_pair_pld(n, e0, 1/(1 + math.expm1(e0)*a), a - t, t, rel, d)
+
