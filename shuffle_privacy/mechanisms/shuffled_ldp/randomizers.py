@@ -36,7 +36,7 @@ def check_local_epsilon(local_epsilon, # the local ε0 to validate, in (0, 700]
 # %% ../../../nbs/18_randomizers.ipynb #d35fa3a1
 @dataclasses.dataclass(frozen=True)
 class Randomizer:
-    "A named ε0-LDP local randomizer; subclasses define `_beta(e0)` and, if published, `_gamma(e0)`."
+    "A named ε0-LDP local randomizer; subclasses define `_beta(e0)` and, where derived, `_gamma(e0)`."
     def variation_ratio(self, local_epsilon:float # ε0 in (0, 700]
                        )->VRParams:
         "(p, β, q) at ε0: p = q = e^ε0 for a pure ε0-LDP randomizer; β is the randomizer's own."
@@ -45,7 +45,7 @@ class Randomizer:
         return VRParams(p, min(self._beta(e0), math.tanh(e0/2)), p)
     def blanket_gamma(self, local_epsilon:float # ε0 in (0, 700]
                      )->float|None:
-        "Balle et al.'s blanket probability γ, or None where none is published for this randomizer."
+        "Blanket mass γ (Balle et al. 2019): γω <= P_x for all x; None where none is derived (see each descriptor)."
         return self._gamma(check_local_epsilon(local_epsilon))
     def tv_is_extremal(self, local_epsilon:float, # ε0 in (0, 700]
                       )->bool:
@@ -64,7 +64,7 @@ class Randomizer:
 class Generic(Randomizer):
     "Any ε0-LDP randomizer: β = tanh(ε0/2), the largest TV two ε0-LDP laws can have."
     def _beta(self, e0): return math.tanh(e0/2)
-    def _gamma(self, e0): return math.exp(-e0)          # Balle et al. 2019: the generic blanket
+    def _gamma(self, e0): return math.exp(-e0)          # Balle et al.'s generic blanket: ω = a reference input's law
 
 def generic()->Randomizer:
     "Any ε0-LDP randomizer (the default of ShuffledLDPEvent)."
@@ -94,7 +94,7 @@ def binary_rr()->Randomizer:
 class Laplace(Randomizer):
     "Laplace mechanism on [0, 1] with scale 1/ε0: β = TV(Lap(0, b), Lap(1, b)) = 1 - e^{-ε0/2}."
     def _beta(self, e0): return -math.expm1(-e0/2)
-    def _gamma(self, e0): return math.exp(-e0/2)          # Balle et al. 2019 (their Laplace blanket)
+    def _gamma(self, e0): return math.exp(-e0/2)          # inf over x in [0, 1]: the farther end (derived above)
 
 def laplace()->Randomizer:
     "Laplace mechanism on inputs in [0, 1], scale 1/ε0."
@@ -104,6 +104,7 @@ def laplace()->Randomizer:
 class Piecewise(Randomizer):
     "Piecewise mechanism on [-1, 1] (Wang et al., ICDE 2019): β = (e^ε0-1)/(e^ε0+e^{ε0/2}) = 1 - e^{-ε0/2}."
     def _beta(self, e0): return -math.expm1(-e0/2)
+    def _gamma(self, e0): return math.exp(-e0/2)          # 2C·p_lo: the bands of t = ±1 are disjoint (derived above)
 
 def piecewise()->Randomizer:
     "Piecewise mechanism for a value in [-1, 1] (Wang et al., ICDE 2019)."
@@ -190,6 +191,7 @@ class Collision(Randomizer):
         object.__setattr__(self, 's', check_int('s', self.s, lo=1))
         object.__setattr__(self, 'l', check_int('l', self.l, lo=self.s + 1))
     def _beta(self, e0): return min(self.s, self.l - self.s)*-math.expm1(-e0)/(self.s + (self.l - self.s)*math.exp(-e0))
+    def _gamma(self, e0): return self.l*math.exp(-e0)/(self.s + (self.l - self.s)*math.exp(-e0))   # l/(s e^ε0 + l - s)
 
 def collision(s:int, # collision set size, >= 1
               l:int, # length, >= s + 1
@@ -777,6 +779,7 @@ def _class_pair_pld(n, e0, gamma, p10, p11, rel, d):
     return PldPair(make(pm_up, True), make(pm_lo, False), lower_certified=False)
 
 
+
 # %% ../../../nbs/18_randomizers.ipynb #8323c204
 def blanket_pair_pld(n:int, # number of users, in [1, 1e12]
                      randomizer:Randomizer, # k-RR, subset selection, Hadamard response, a unary encoding, local hashing
@@ -795,10 +798,18 @@ def blanket_pair_pld(n:int, # number of users, in [1, 1e12]
     return _class_pair_pld(n, e0, gamma, p10, p11, rel, d)
 
 
+
 # %% ../../../nbs/18_randomizers.ipynb #7a7fd368
+def _corner_classes(e0, gamma):
+    "(γ, p10, p11) of the worst corner law at ε0 and blanket mass γ in [e^-ε0, 1] (arguments validated)."
+    a = min(1.0, max(0.0, (1/gamma - 1)/math.expm1(e0)))      # E_ω ℓ = 1 fixes the margins of the corner law
+    t = max(0.0, 2*a - 1)                                       # the worst t: no mass on (hi, hi) unless forced
+    return 1/(1 + math.expm1(e0)*a), a - t, t
+
+# %% ../../../nbs/18_randomizers.ipynb #a71f9eb3
 def corner_blanket_pair_pld(n:int, # number of users, in [1, 1e12]
                             local_epsilon:float, # ε0 in (0, 8]: the randomizer is ε0-LDP
-                            gamma:float, # its blanket mass ∫ inf_x P_x(y) dy, in [e^-ε0, 1]
+                            gamma:float, # its blanket mass ∫ inf_x P_x(y) dy itself (not a lower bound), in [e^-ε0, 1]
                             *, rel_block:float=2e-3, # T, W and u are grouped within this relative width
                             value_discretization_interval:float=1e-4, # loss grid, in [1e-7, 1]
                            )->PldPair:
@@ -808,7 +819,4 @@ def corner_blanket_pair_pld(n:int, # number of users, in [1, 1e12]
     g = check_real('gamma', gamma, lo=math.exp(-e0)*(1 - 1e-12), hi=1.0)
     rel = check_real('rel_block', rel_block, lo=0.0, hi=0.5, lo_open=True)
     d = check_interval(value_discretization_interval)
-    a = min(1.0, max(0.0, (1/g - 1)/math.expm1(e0)))          # E_ω ℓ = 1 fixes the corner weights' margin
-    t = max(0.0, 2*a - 1)                                       # the worst t: no mass on (hi, hi) unless forced
-    return _class_pair_pld(n, e0, 1/(1 + math.expm1(e0)*a), a - t, t, rel, d)
-
+    return _class_pair_pld(n, e0, *_corner_classes(e0, g), rel, d)
