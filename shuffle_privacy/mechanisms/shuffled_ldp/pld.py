@@ -19,7 +19,8 @@ from ...accounting.pld import PldPair, pld_of, check_interval
 from ...accounting.profile_pld import profile_pair
 from .randomizers import (Randomizer, Generic, KRR, binary_rr,
                                                                  vr_pair_pld, binom_tail_bound, krr_blanket_pair_pld,
-                                                                 krr_pair_pld, blanket_pair_pld, has_blanket_pair)
+                                                                 krr_pair_pld, blanket_pair_pld, has_blanket_pair,
+                                                                 Laplace, Piecewise, Collision, corner_blanket_pair_pld)
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #729f307e
 _HALF_LOG_2PI = 0.5*math.log(2*math.pi)
@@ -554,6 +555,10 @@ def randomizer_pld(n:int, # number of users, >= 1
     if e0 <= 8.0 and has_blanket_pair(randomizer):                 # the exact blanket pair of two-class randomizers
         try: pairs.append(blanket_pair_pld(n, randomizer, e0, value_discretization_interval=d))
         except ResourceLimitError: pass                            # too large an n for it
+    if e0 <= 8.0 and isinstance(randomizer, (Laplace, Piecewise, Collision)):   # the corner blanket at their γ
+        g = randomizer.blanket_gamma(e0)
+        try: pairs.append(corner_blanket_pair_pld(n, e0, g, value_discretization_interval=d))
+        except ResourceLimitError: pass
     return min(pairs, key=lambda pr: pr.epsilon_bounds(1e-6)[1])   # each dominates: the tightest at δ = 1e-6
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #712efb43
