@@ -87,10 +87,11 @@ def test_every_randomizer_composes_and_is_certified(rz):
     assert (0.0 < lo if krr else lo == 0.0) and lo <= up < 3*1.5
 
 def test_structured_rule():
-    "Randomizers with pairs of smaller TV use FMT21 (the revealed pair is not monotone in the pair's TV)."
+    "Laplace takes the corner blanket pair at γ = e^{-ε0/2}, below FMT21 (the revealed pair is not used for it)."
     a = randomizer_pld(2000, 2.0, R.laplace()).epsilon_bounds(1e-6)[1]
     b = clone_pair_pld(2000, 2.0).epsilon_bounds(1e-6)[1]
-    assert math.isclose(a, b, rel_tol=1e-6)
+    assert math.isclose(a, R.corner_blanket_pair_pld(2000, 2.0, math.exp(-1.0)).epsilon_bounds(1e-6)[1], rel_tol=1e-9)
+    assert a < b
     c = randomizer_pld(20000, 1.0, R.hadamard_response(128, 64, disjoint=True)).epsilon_bounds(1e-6)[1]
     d = R.vr_pair_pld(20000, *R.hadamard_response(128, 64, disjoint=True).variation_ratio(1.0)).epsilon_bounds(1e-6)[1]
     assert c <= min(d, clone_pair_pld(20000, 1.0).epsilon_bounds(1e-6)[1]) + 1e-12
