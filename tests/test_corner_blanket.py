@@ -48,6 +48,18 @@ def test_random_tables_below_the_corner(seed, inputs, outputs, n):
             ex, up = worst_dataset_delta(P, n, eps), pr.delta_bounds(eps)[1]
             assert ex <= up*(1 + 1e-9) + 1e-15, (seed, e0, g, eps, ex, up)
 
+@pytest.mark.parametrize('e0,jitter', [(0.5, 0.0), (1.5, 0.0), (1.0, 0.3)])
+def test_overlapping_sets_below_the_corner(e0, jitter):
+    "(a) below γ* (t > 0): 4 inputs, 4 outputs, C_x = all outputs but x (collision with 2s > l), jittered or not."
+    P = np.array([[1.0 if y == x else math.exp(e0) for y in range(4)] for x in range(4)])
+    P *= np.exp(np.random.default_rng(7).uniform(0, jitter, size=P.shape)); P /= P.sum(1, keepdims=True)
+    e0 = float(np.log(P.max(0)/P.min(0)).max()); g = float(P.min(0).sum())
+    assert g < 2/(math.exp(e0) + 1)                                      # the regime with t = 2a - 1 > 0
+    pr = corner_blanket_pair_pld(3, e0, g, value_discretization_interval=1e-4)
+    for eps in (0.0, 0.1, 0.4):
+        ex, up = worst_dataset_delta(P, 3, eps), pr.delta_bounds(eps)[1]
+        assert ex <= up*(1 + 1e-9) + 1e-15, (e0, g, eps, ex, up)
+
 def test_two_valued_table_is_tight():
     "A table whose ratios are all e^0 or e^ε0 to the blanket (binary RR) reaches the corner upper end at n = 3."
     e0 = 1.0; r = 1/(1 + math.exp(-e0)); P = np.array([[r, 1 - r], [1 - r, r]])
