@@ -38,7 +38,7 @@ def test_pieces_dominate_the_exact_corner_pair():
 @pytest.mark.slow
 @pytest.mark.parametrize('n,e0', [(300, 2.0), (2000, 4.0), (10**4, 0.5)])
 def test_pieces_dominate_the_exact_corner_pair_slow(n, e0):
-    check_pieces(n, e0, 4, [0.0, 0.05*e0, 0.2*e0, 0.5*e0])
+    check_pieces(n, e0, 3, [0.0, 0.05*e0, 0.2*e0, 0.5*e0])
 
 def check_generic_dominates(n, e0, epsilons, gammas):
     up = generic_pair_pld(n, e0)
@@ -53,12 +53,12 @@ def check_generic_dominates(n, e0, epsilons, gammas):
 
 def test_generic_dominates_every_randomizer():
     e0 = 1.0
-    check_generic_dominates(30, e0, [0.0, 0.2], sampled_gammas(e0, 2)[1::6])
+    check_generic_dominates(20, e0, [0.0, 0.2], sampled_gammas(e0, 2)[1::12])
 
 @pytest.mark.slow
 @pytest.mark.parametrize('n,e0', [(200, 2.0), (1000, 4.0), (300, 6.0)])
 def test_generic_dominates_every_randomizer_slow(n, e0):
-    check_generic_dominates(n, e0, [0.0, 0.05*e0, 0.2*e0, 0.4*e0], sampled_gammas(e0, 3))
+    check_generic_dominates(n, e0, [0.0, 0.05*e0, 0.2*e0, 0.4*e0], sampled_gammas(e0, 2))
 
 # ---------- brute force over random ε0-LDP randomizers ----------
 
@@ -99,6 +99,7 @@ def test_brute_force_random_randomizers_slow(seed, n):
 
 # ---------- the default ----------
 
+@pytest.mark.slow
 def test_default_is_the_tighter_of_generic_and_fmt21():
     n, e0 = 2000, 2.0
     a = randomizer_pld(n, e0).epsilon_bounds(1e-6)[1]
@@ -112,3 +113,10 @@ def test_fallback_near_eight():
     "Where the cover does not fit below ε0' = 8 the default is FMT21's pair."
     assert randomizer_pld(100, 7.999).epsilon_bounds(1e-6) == fmt21_pair_pld(100, 7.999).epsilon_bounds(1e-6)
     with pytest.raises(ValueError, match='local_epsilon'): generic_pair_pld(100, 8.0)
+
+def test_default_small():
+    "The fast sibling: at n = 20 the default is the generic pair, below FMT21's and above the stronger clone's."
+    n, e0 = 20, 1.0
+    a = randomizer_pld(n, e0).epsilon_bounds(1e-3)[1]
+    strong = P.clone_pair_pld(n, e0, clone_probability=gamma_star(e0)).epsilon_bounds(1e-3)[1]
+    assert strong <= a <= min(1.01*strong, fmt21_pair_pld(n, e0).epsilon_bounds(1e-3)[1])

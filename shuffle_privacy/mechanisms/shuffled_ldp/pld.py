@@ -557,8 +557,8 @@ def _piece_checked(n, e0, lo, hi, d, grid, cap, strong, ii, up)->tuple:
 # %% ../../../nbs/19_shuffled_ldp.ipynb #128f7728
 def _generic_profile(n:int, e0:float, d:float)->tuple:
     "(grid, upper δ on it) dominating every ε0-LDP randomizer: the stronger clone (γ >= γ*) and the cover (γ < γ*)."
-    step = d*max(1, math.ceil(e0/(_GENERIC_GRID*d)))
-    grid = np.arange(math.ceil(e0/step) + 1)*step
+    s = max(1, math.ceil(e0/(_GENERIC_GRID*d)))
+    grid = (np.arange(math.ceil(e0/(s*d)) + 1)*s)*d                  # as profile_pair computes its grid: k d
     cap = _local_cap(grid, e0)
     strong = np.minimum(_pair_delta(_rr_strong_pair(n, e0, d), grid), cap)
     ii = np.nonzero((strong <= 1e-5) & (strong >= 1e-7))[0]                    # the δ range refined for
@@ -580,7 +580,7 @@ def _generic_pair(n:int, e0:float, d:float)->PldPair:
     grid, prof = _generic_profile(n, e0, d)
     small = np.nonzero(prof <= _GENERIC_TAIL)[0]
     emax = max(float(grid[small[0]]) if len(small) else float(grid[-1]), d)
-    f = lambda e: float(prof[max(0, int(np.searchsorted(grid, e*(1 + 1e-12), 'right')) - 1)])
+    f = lambda e: float(prof[max(0, int(np.searchsorted(grid, e, 'right')) - 1)])     # the grid point <= ε
     return profile_pair(f, value_discretization_interval=d, epsilon_max=min(emax, 100.0),
                         max_points=_RR_PROFILE_POINTS)          # lower_certified=False: the profile only
 
