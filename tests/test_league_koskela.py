@@ -33,6 +33,7 @@ def test_binary_rr_reproduces_their_stronger_clone_pld(count):
         ours = acc.get_delta_bounds(e)[1]
         assert d*(1 - 1e-6) <= ours <= d*1.02, (count, e, d, ours)
 
+@pytest.mark.slow                   # the generic pair at n = 1e4 (seconds); binary RR's test is the fast sibling
 def test_generic_is_at_and_near_their_stronger_clone():
     "The certified generic event (the stronger clone, and the corner cover below γ*) is above their Figure 1, near it."
     acc = PldAccountant(value_discretization_interval=1e-4).compose(ShuffledLDPEvent(10**4, 4.0))
