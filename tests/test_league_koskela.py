@@ -33,11 +33,12 @@ def test_binary_rr_reproduces_their_stronger_clone_pld(count):
         ours = acc.get_delta_bounds(e)[1]
         assert d*(1 - 1e-6) <= ours <= d*1.02, (count, e, d, ours)
 
-def test_generic_is_above_their_stronger_clone():
-    "The certified generic event uses FMT21's clones, not the stronger clone their Figure 1 assumes: δ strictly higher."
+@pytest.mark.slow                   # the generic pair at n = 1e4 (seconds); binary RR's test is the fast sibling
+def test_generic_is_at_and_near_their_stronger_clone():
+    "The certified generic event (the stronger clone, and the corner cover below γ*) is above their Figure 1, near it."
     acc = PldAccountant(value_discretization_interval=1e-4).compose(ShuffledLDPEvent(10**4, 4.0))
     for e, d in points('fig1', 'fmt23_generic_clone_pld', 1)[:40:13]:
-        assert acc.get_delta_bounds(e)[1] > 1.5*d
+        assert d*(1 - 1e-6) <= acc.get_delta_bounds(e)[1] <= 2*d, (e, d)   # 1.007x at δ ~ 1e-2, 1.43x at 1e-12
 
 @pytest.mark.parametrize('count,grid', [(1, 1e-3), pytest.param(4, 1e-4, marks=pytest.mark.slow)])
 def test_k_rr_at_their_weak_adversary_and_below_strong(count, grid):

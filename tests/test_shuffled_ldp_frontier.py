@@ -143,5 +143,9 @@ def test_large_local_epsilon_is_sound(n, e0):
             if n == 1 and rz is not None:         # one user of binary RR / k-RR: exact δ is known
                 ex = (math.exp(e0) - math.exp(eps))/(math.exp(e0) + (1 if rz == R.binary_rr() else 3))
                 assert up >= ex*(1 - 1e-9), (rz, eps, up, ex)
-            if rz is None: assert math.isclose(up, ref.delta_bounds(eps)[1], rel_tol=1e-2, abs_tol=1e-12)
+            if rz is None and e0 >= 8:                       # the generic default: FMT21's clones pair
+                assert math.isclose(up, ref.delta_bounds(eps)[1], rel_tol=1e-2, abs_tol=1e-12)
+            if rz is None:                                   # below 8, the generic pair: it covers binary RR
+                rr = randomizer_pld(n, e0, R.binary_rr(), value_discretization_interval=1e-2)
+                assert up >= rr.delta_bounds(eps)[1]*(1 - 1e-9), (n, e0, eps)
     with pytest.raises(ValueError, match='p'): R.vr_pair_pld(10, math.exp(9), 0.5, math.exp(9))

@@ -8,7 +8,7 @@ __all__ = ['P_MAX', 'VRParams', 'check_local_epsilon', 'Randomizer', 'Generic', 
            'HadamardResponse', 'hadamard_response', 'UnaryEncoding', 'unary_encoding', 'optimized_unary_encoding',
            'Collision', 'collision', 'vr_parameters', 'binom_tail_bound', 'LossGrid', 'vr_pair_pld', 'vr_delta',
            'krr_blanket_pair_pld', 'krr_dataset_delta', 'krr_pair_pld', 'has_blanket_pair', 'blanket_pair_pld',
-           'corner_blanket_pair_pld']
+           'corner_blanket_pair_pld', 'corner_blanket_upper_pmf']
 
 # %% ../../../nbs/18_randomizers.ipynb #14915dc6
 import dataclasses, math
@@ -820,3 +820,25 @@ def corner_blanket_pair_pld(n:int, # number of users, in [1, 1e12]
     rel = check_real('rel_block', rel_block, lo=0.0, hi=0.5, lo_open=True)
     d = check_interval(value_discretization_interval)
     return _class_pair_pld(n, e0, *_corner_classes(e0, g), rel, d)
+
+# %% ../../../nbs/18_randomizers.ipynb #7398fa09
+def corner_blanket_upper_pmf(n:int, # number of users, in [1, 1e12]
+                             local_epsilon:float, # ε0 in (0, 8]: the randomizer is ε0-LDP
+                             gamma:float, # its blanket mass ∫ inf_x P_x(y) dy, in [e^-ε0, 1]
+                             *, rel_block:float=2e-3, # T, W and u are grouped within this relative width
+                             value_discretization_interval:float=1e-4, # loss grid d, in [1e-7, 1]
+                            )->dict:
+    "The upper (dominating) end of corner_blanket_pair_pld alone: grid index k (loss k d) -> mass, no +inf mass."
+    n = check_int('n', n, lo=1, hi=10**12)
+    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=8.0, lo_open=True)
+    g = check_real('gamma', gamma, lo=math.exp(-e0)*(1 - 1e-12), hi=1.0)
+    rel = check_real('rel_block', rel_block, lo=0.0, hi=0.5, lo_open=True)
+    d = check_interval(value_discretization_interval)
+    gam, p10, p11 = _corner_classes(e0, g)
+    if p10 <= 0: return {0: 1.0}                                # ℓ0 = ℓ1: every loss is 0
+    kmax = math.ceil((e0 + 2*_ETA_LOSS)/d) + 1
+    _check_blanket_cells(n, e0, gam, p10, p11, rel)
+    up, dropped = _blanket_grid(n, e0, gam, p10, p11, rel, d, kmax, True)
+    pm = up.pmf(True)
+    pm[kmax] = pm.get(kmax, 0.0) + (dropped + 2*_TAIL)*(1 + 1e-9)      # as in _class_pair_pld
+    return pm
