@@ -928,11 +928,11 @@ def with_dataset_lower(pair:PldPair, # a certified pair of this randomizer at (n
                        local_epsilon:float, # ε0 in (0, 8]
                       )->PldPair:
     "`pair` with one actual neighbouring pair's view as lower end (lower_certified=True) where this module has one."
-    if not isinstance(pair, PldPair): raise TypeError(f'pair must be a PldPair; got {type(pair).__name__}')
     n = check_int('n', n, lo=2, hi=10**12)
+    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=8.0, lo_open=True)
     if not isinstance(randomizer, Randomizer):
         raise TypeError(f'randomizer must be a randomizers descriptor; got {type(randomizer).__name__}')
-    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=8.0, lo_open=True)
+    if not isinstance(pair, PldPair): raise TypeError(f'pair must be a PldPair; got {type(pair).__name__}')
     if not has_blanket_pair(randomizer): return pair
     d = pair.d
     lo = _view_lower(n, randomizer, e0, d, math.ceil((e0 + 2*_ETA_LOSS)/d) + 1)
