@@ -155,7 +155,7 @@ def test_with_dataset_lower_bad_inputs():
     assert R.with_dataset_lower(pr, 20, R.laplace(), 1.0) is pr          # no pair here: unchanged
 
 def test_event_interval_brackets_every_dataset():
-    "ShuffledLDPEvent(subset selection (5, 2), n = 3): lower δ <= worst exact δ over all neighbouring datasets <= upper."
+    "ShuffledLDPEvent(subset selection (5, 2), n = 3): lower δ <= worst exact δ over every dataset <= upper δ."
     rz, n, e0 = R.subset_selection(5, 2), 3, 1.0
     T = table(rz, e0)
     pr = sp.mechanisms.shuffled_ldp.pld.randomizer_pld(n, e0, rz, value_discretization_interval=1e-3)
@@ -163,7 +163,7 @@ def test_event_interval_brackets_every_dataset():
     laws = {}
     law = lambda xs: laws.setdefault(xs, shuffled_law(T, xs))
     for eps in (0.05, 0.3):
-        worst = max(hockey(law((a,) + o), law((b,) + o), eps)
-                    for o in itertools.combinations_with_replacement(range(5), n - 1) for a in range(5) for b in range(a))
+        worst = max(hockey(law((a,) + o), law((b,) + o), eps) for o in
+                    itertools.combinations_with_replacement(range(5), n - 1) for a in range(5) for b in range(a))
         lo, up = pr.delta_bounds(eps)
         assert lo <= worst*(1 + 1e-9) and worst <= up*(1 + 1e-9), (eps, lo, worst, up)
