@@ -877,6 +877,50 @@ def _four_delta(eps, n, P, L0, L1):
         tot += float(np.sum(w*val)); err += float(np.sum(w*mag))
     return max(0.0, (tot*(1 - 1e-9) - 1e-12*err)/n)
 
+# %% ../../../nbs/18_randomizers.ipynb #522a65f3
+_MAX_INDEP_CELLS = 3*10**7     # (C, A0, A1) cells of one exact evaluation (about n = 2000 and below)
+
+def _bin_window(N, p):
+    "Central window of Bin(N, p) and its masses."
+    lo, hi = _c_window(N, p); k = np.arange(lo, hi + 1)
+    return k, np.exp(_logpmf(k, N, p))
+
+def _independent_bit(rz, e0):
+    "b, the ω-probability of each membership, for randomizers whose three memberships are independent; else None."
+    if not isinstance(rz, (UnaryEncoding, LocalHash)): return None
+    _, p10, p11 = _blanket_classes(rz, e0)
+    return p10 + p11
+
+def _independent_cells(n, b, e0):
+    "Number of (C, A0, A1) cells of `_independent_delta` (checked before any work)."
+    lo, hi = _c_window(n, min(1.0, b*math.exp(e0)/(1 + math.expm1(e0)*b)))
+    w = lambda N: (lambda l, h: h - l + 1)(*_c_window(N, b))
+    return (hi - lo + 1)*w(n - (lo + hi)//2)*w((lo + hi)//2)
+
+# %% ../../../nbs/18_randomizers.ipynb #11a4dfe7
+def _x_suffix(C, n, b, E):
+    "Sorted support of X = A0 + A1/E given C, its masses, and the suffix sums of the masses and of mass × x."
+    a0, p0 = _bin_window(n - C, b); a1, p1 = _bin_window(C, b)
+    x = (a0[:, None] + a1[None, :]/E).ravel(); p = (p0[:, None]*p1[None, :]).ravel()
+    o = np.argsort(x, kind='stable'); xs, ps = x[o], p[o]
+    S0 = np.append(np.cumsum(ps[::-1])[::-1], 0.0); S1 = np.append(np.cumsum((ps*xs)[::-1])[::-1], 0.0)
+    return xs, ps, S0, S1
+
+def _independent_delta(eps, n, b, e0):
+    "Exact δ(ε) of the third-value pair with independent memberships (all eight classes), rounded down."
+    E, km, Ee = math.exp(e0), math.expm1(e0), math.exp(eps)
+    Cs, wC = _bin_window(n, min(1.0, b*E/(1 + km*b)))
+    tot = err = 0.0
+    its = list(zip(Cs.tolist(), wC.tolist()))
+    for C, wc in progress(its, desc='exact pair, C') if _independent_cells(n, b, e0) > 10**7 else its:
+        xs, ps, S0, S1 = _x_suffix(C, n, b, E)
+        K = n - C*(1 - 1/E)
+        i = np.searchsorted(xs, Ee*xs + K*(Ee - 1)/km, side='right')     # y = xs: X and Y have one law
+        c0 = K*(1 - Ee) - Ee*km*xs
+        tot += wc*float(np.sum(ps*np.maximum(km*S1[i] + c0*S0[i], 0.0)))
+        err += wc*float(np.sum(ps*(km*S1[i] + np.abs(c0)*S0[i])))
+    return max(0.0, (tot*(1 - 1e-9) - 1e-12*err)/n)
+
 # %% ../../../nbs/18_randomizers.ipynb #0af35c83
 def _pair_candidates(rz, e0):
     "(q, symmetric) of the actual neighbouring datasets tried: the others at z = x', and at a third z."
@@ -902,6 +946,9 @@ def dataset_delta(epsilon:float, # ε >= 0
         for view in (_VIEWS if sym else _VIEWS[:1]):  # z = x': the first view is exact (four classes)
             for L0, L1 in (((l0, l1),) if sym else ((l0, l1), (l1, l0))):
                 best = max(best, _four_delta(eps, n, *_view_laws(pi, L0, L1, view)))
+    b = _independent_bit(randomizer, e0)             # UE, local hashing: the whole third-value pair, when cheap
+    if b is not None and _independent_cells(n, b, e0) <= _MAX_INDEP_CELLS:
+        best = max(best, _independent_delta(eps, n, b, e0))
     return best
 
 # %% ../../../nbs/18_randomizers.ipynb #6fad0b82
