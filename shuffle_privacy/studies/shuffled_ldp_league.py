@@ -87,5 +87,7 @@ def randomizer_league_row(row:dict, # one stored Wang et al. row (randomizer, op
                           'claimed (proof incomplete)' if rz.tv_is_extremal(e0) else 'claimed (proof gap)')
     if row['randomizer'] == 'k_rr' and n <= 10**5 and e0 <= 50:       # one neighbouring pair, exact (notebook 18)
         out['pair_delta'] = R.krr_dataset_delta(row['eps_ub'], n, row['options']['k'], e0)
-        if out['pair_delta'] > delta: out['wang_status'] = 'false (one pair exceeds δ)'
+    elif row['randomizer'] not in ('k_rr', 'binary_rr') and n <= 10**4 and e0 <= 8 and R.has_blanket_pair(rz):
+        out['pair_delta'] = R.dataset_delta(row['eps_ub'], n, rz, e0)    # one actual pair, four-group views
+    if out.get('pair_delta', 0.0) > delta: out['wang_status'] = 'false (one pair exceeds δ)'
     return out

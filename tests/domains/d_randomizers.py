@@ -119,3 +119,28 @@ EXEMPT = {
        ('Generic', 'KRR', 'Laplace', 'Piecewise', 'SubsetSelection', 'LocalHash', 'HadamardResponse',
         'UnaryEncoding', 'Collision')},
 }
+
+def _lower_ok(pair, kw):
+    "δ interval in range; certified exactly when this module has a third-value pair for the randomizer."
+    for e in (0.0, 0.3):
+        lo, up = pair.delta_bounds(e)
+        assert 0.0 <= lo <= up <= 1.0, (e, lo, up)
+
+def _with_lower_kw():
+    from shuffle_privacy.mechanisms.shuffled_ldp import randomizers as R
+    return st.tuples(ints(2, 2000), _two_class(), log_uniform(1e-3, 8.0)).map(
+        lambda t: dict(pair=R.blanket_pair_pld(t[0], t[1], t[2], value_discretization_interval=1e-3), n=t[0],
+                       randomizer=t[1], local_epsilon=t[2]))
+
+DOMAINS.update({
+    M + 'dataset_delta': Domain(st.fixed_dictionaries(dict(
+        epsilon=log_uniform(1e-6, 20.0), n=ints(2, 10**4), randomizer=_two_class(), local_epsilon=log_uniform(1e-3, 8.0))),
+        kind='delta', max_examples=10,
+        invalid=(dict(epsilon=-1.0, n=10, randomizer=_bad_randomizers()[0], local_epsilon=1.0),
+                 dict(epsilon=0.1, n=1, randomizer=_bad_randomizers()[0], local_epsilon=1.0),
+                 dict(epsilon=0.1, n=10, randomizer=_bad_randomizers()[1], local_epsilon=1.0),
+                 dict(epsilon=0.1, n=10, randomizer=_bad_randomizers()[0], local_epsilon=9.0))),
+    M + 'with_dataset_lower': Domain(_with_lower_kw(), kind='object', check=_lower_ok, max_examples=6, quick=2,
+        invalid=(dict(pair=None, n=1, randomizer=_bad_randomizers()[0], local_epsilon=1.0),
+                 dict(pair=None, n=10, randomizer=_bad_randomizers()[0], local_epsilon=9.0))),
+})

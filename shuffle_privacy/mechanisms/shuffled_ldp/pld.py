@@ -649,6 +649,8 @@ def _approx_ldp_pld(n:int, e0:float, d0:float, d:float)->PldPair:
                         max_points=_RR_PROFILE_POINTS)             # lower_certified=False: the profile only
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #33f9c7ea
+from .randomizers import with_dataset_lower
+
 def randomizer_pld(n:int, # number of users, >= 1
                    local_epsilon:float, # ε0 in (0, 700]
                    randomizer:Randomizer|None=None, # a descriptor of mechanisms.shuffled_ldp.randomizers; None: generic
@@ -680,7 +682,8 @@ def randomizer_pld(n:int, # number of users, >= 1
         g = randomizer.blanket_gamma(e0)
         try: pairs.append(corner_blanket_pair_pld(n, e0, g, value_discretization_interval=d))
         except ResourceLimitError: pass
-    return min(pairs, key=lambda pr: pr.epsilon_bounds(1e-6)[1])   # each dominates: the tightest at δ = 1e-6
+    best = min(pairs, key=lambda pr: pr.epsilon_bounds(1e-6)[1])   # each dominates: the tightest at δ = 1e-6
+    return with_dataset_lower(best, n, randomizer, e0) if n >= 2 and e0 <= 8.0 else best   # one actual pair below
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #712efb43
 @dataclasses.dataclass(frozen=True)

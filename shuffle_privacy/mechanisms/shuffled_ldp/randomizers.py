@@ -8,7 +8,7 @@ __all__ = ['P_MAX', 'VRParams', 'check_local_epsilon', 'Randomizer', 'Generic', 
            'HadamardResponse', 'hadamard_response', 'UnaryEncoding', 'unary_encoding', 'optimized_unary_encoding',
            'Collision', 'collision', 'vr_parameters', 'binom_tail_bound', 'LossGrid', 'vr_pair_pld', 'vr_delta',
            'krr_blanket_pair_pld', 'krr_dataset_delta', 'krr_pair_pld', 'has_blanket_pair', 'blanket_pair_pld',
-           'corner_blanket_pair_pld', 'corner_blanket_upper_pmf']
+           'dataset_delta', 'with_dataset_lower', 'corner_blanket_pair_pld', 'corner_blanket_upper_pmf']
 
 # %% ../../../nbs/18_randomizers.ipynb #14915dc6
 import dataclasses, math
@@ -798,6 +798,208 @@ def blanket_pair_pld(n:int, # number of users, in [1, 1e12]
     return _class_pair_pld(n, e0, gamma, p10, p11, rel, d)
 
 
+
+# %% ../../../nbs/18_randomizers.ipynb #ff731054
+def _ff(x, j):
+    "Falling factorial x(x-1)...(x-j+1), a float."
+    return math.prod(float(x - i) for i in range(j))
+
+def _q_pair(p10, p11):
+    "ω-masses q[a, b, c] of the classes (in C_x, in C_x', in C_z) when z = x': only c = b occurs."
+    q = np.zeros((2, 2, 2))
+    q[1, 0, 0], q[0, 1, 1], q[1, 1, 1], q[0, 0, 0] = p10, p10, p11, 1 - 2*p10 - p11
+    return q
+
+def _q_independent(b):
+    "q[a, b, c] when the three memberships are independent under ω, each of probability b."
+    m = np.array([1 - b, b])
+    return m[:, None, None]*m[None, :, None]*m[None, None, :]
+
+# %% ../../../nbs/18_randomizers.ipynb #fac49eac
+def _q_third(rz, e0):
+    "q[a, b, c] for the others at a third input z, where the randomizer's structure fixes it; else None."
+    if isinstance(rz, KRR) and rz.k >= 3:
+        q = np.zeros((2, 2, 2)); q[1, 0, 0] = q[0, 1, 0] = q[0, 0, 1] = 1/rz.k; q[0, 0, 0] = (rz.k - 3)/rz.k
+        return q
+    if isinstance(rz, SubsetSelection) and rz.d >= 3:       # C(d-3, k-j)/C(d, k), j = a + b + c
+        j = np.indices((2, 2, 2)).sum(0)
+        return np.vectorize(lambda j: _ff(rz.k, j)*_ff(rz.d - rz.k, 3 - j)/_ff(rz.d, 3))(j)
+    if isinstance(rz, HadamardResponse) and not rz.disjoint and 2*rz.s == rz.K >= 4 and not rz.K & (rz.K - 1):
+        q = np.zeros((2, 2, 2)); q[1, 1, 1] = q[1, 0, 0] = q[0, 1, 0] = q[0, 0, 1] = 0.25   # z = x XOR x'
+        return q
+    if isinstance(rz, (UnaryEncoding, LocalHash)):          # three bits (hash values) independent under ω
+        _, p10, p11 = _blanket_classes(rz, e0)
+        return _q_independent(p10 + p11)
+    return None
+
+# %% ../../../nbs/18_randomizers.ipynb #0d6647d7
+def _class_laws(q, e0):
+    "(π, ℓ0, ℓ1) per class [a, b, c]: P_z(class), and the victim's ratios R(x)/R(z) and R(x')/R(z) on it."
+    km = math.expm1(e0)
+    a, b, c = np.indices((2, 2, 2))
+    gamma = 1/(1 + km*q[1].sum())                 # R(x) = γω(1 + κ'[C_x]) sums to one
+    return gamma*q*(1 + km*c), (1 + km*a)/(1 + km*c), (1 + km*b)/(1 + km*c)
+
+_VIEWS = (((4, 5), (2, 3), (6, 7, 0), (1,)),       # classes by flat index 4a + 2b + c; groups 0, 1: C_x only, C_x' only
+          ((4, 5), (2, 3), (6,), (7, 0, 1)),
+          ((4,), (2,), (5, 3, 6, 7, 0), (1,)))
+
+def _view_laws(pi, l0, l1, view):
+    "(π, ℓ0, ℓ1) of the groups of a view: a merged class has the π-weighted mean ratio (1 for an empty group)."
+    pi, l0, l1 = pi.ravel(), l0.ravel(), l1.ravel()
+    P = np.array([pi[list(g)].sum() for g in view])
+    mean = lambda l: np.array([np.dot(pi[list(g)], l[list(g)])/P[i] if P[i] > 0 else 1.0 for i, g in enumerate(view)])
+    return P, mean(l0), mean(l1)
+
+# %% ../../../nbs/18_randomizers.ipynb #09e10ea9
+def _four_terms(a, b, n, P, v):
+    "Log weights of (a, b) and E[(Σ_g v_g h_g)_+ | a, b] (closed form in the split of the rest), with magnitudes."
+    lw = _logpmf(a, n, P[0]) + _logpmf(b, n - a, min(1.0, P[1]/(1 - P[0])) if P[0] < 1 else 0.0)
+    m = n - a - b
+    q = P[3]/(P[2] + P[3]) if P[2] + P[3] > 0 else 0.0
+    s, beta = v[0]*a + v[1]*b + v[2]*m, v[3] - v[2]
+    if beta > 0: s, beta, q = s + beta*m, -beta, 1 - q              # count group 2 instead of group 3
+    if beta == 0 or q == 0: return lw, np.maximum(s, 0.0), np.abs(s)
+    t = np.floor(s/-beta)
+    m1 = np.maximum(m - 1, 0)
+    F = stats.binom.cdf(np.clip(t, 0, m), m, q)
+    F1 = np.where((t >= 1) & (m >= 1), stats.binom.cdf(np.clip(t - 1, 0, m1), m1, q), 0.0)
+    val = np.where(t < 0, 0.0, s*F + beta*m*q*F1)
+    return lw, np.maximum(val, 0.0), np.abs(s*F) + np.abs(beta*m*q*F1)
+
+# %% ../../../nbs/18_randomizers.ipynb #8f1933d7
+_MAX_PAIR_CELLS = 4*10**7      # (a, b) cells of one four-group evaluation
+
+def _four_delta(eps, n, P, L0, L1):
+    "δ(ε) of four groups, rounded down: (1/n) E[(Σ_g (ℓ0 - e^ε ℓ1)_g h_g)_+], h ~ Mult(n, P); windows drop cells."
+    v = L0 - math.exp(eps)*L1
+    (alo, ahi), (blo, bhi) = _c_window(n, P[0]), _c_window(n, P[1])
+    A, B = np.arange(alo, ahi + 1), np.arange(blo, bhi + 1)
+    if len(A)*len(B) > _MAX_PAIR_CELLS:
+        raise ResourceLimitError(f'{len(A)*len(B):.3g} cells; dataset_delta handles up to {_MAX_PAIR_CELLS:.0e} '
+                                 '(a smaller n)')
+    tot = err = 0.0
+    rows = max(1, 2**18//len(B))
+    starts = range(0, len(A), rows)
+    for i in progress(starts, desc='dataset_delta rows') if len(A)*len(B) > 10**7 else starts:
+        a, b = np.broadcast_arrays(A[i:i + rows, None], B[None, :])
+        ok = b <= n - a
+        lw, val, mag = _four_terms(a[ok], b[ok], n, P, v)
+        w = np.exp(lw)
+        tot += float(np.sum(w*val)); err += float(np.sum(w*mag))
+    return max(0.0, (tot*(1 - 1e-9) - 1e-12*err)/n)
+
+# %% ../../../nbs/18_randomizers.ipynb #522a65f3
+_MAX_INDEP_CELLS = 3*10**7     # (C, A0, A1) cells of one exact evaluation (about n = 2000 and below)
+
+def _bin_window(N, p):
+    "Central window of Bin(N, p) and its masses."
+    lo, hi = _c_window(N, p); k = np.arange(lo, hi + 1)
+    return k, np.exp(_logpmf(k, N, p))
+
+def _independent_bit(rz, e0):
+    "b, the ω-probability of each membership, for randomizers whose three memberships are independent; else None."
+    if not isinstance(rz, (UnaryEncoding, LocalHash)): return None
+    _, p10, p11 = _blanket_classes(rz, e0)
+    return p10 + p11
+
+def _independent_cells(n, b, e0):
+    "Number of (C, A0, A1) cells of `_independent_delta` (checked before any work)."
+    lo, hi = _c_window(n, min(1.0, b*math.exp(e0)/(1 + math.expm1(e0)*b)))
+    w = lambda N: (lambda l, h: h - l + 1)(*_c_window(N, b))
+    return (hi - lo + 1)*w(n - (lo + hi)//2)*w((lo + hi)//2)
+
+# %% ../../../nbs/18_randomizers.ipynb #11a4dfe7
+def _x_suffix(C, n, b, E):
+    "Sorted support of X = A0 + A1/E given C, its masses, and the suffix sums of the masses and of mass × x."
+    a0, p0 = _bin_window(n - C, b); a1, p1 = _bin_window(C, b)
+    x = (a0[:, None] + a1[None, :]/E).ravel(); p = (p0[:, None]*p1[None, :]).ravel()
+    o = np.argsort(x, kind='stable'); xs, ps = x[o], p[o]
+    S0 = np.append(np.cumsum(ps[::-1])[::-1], 0.0); S1 = np.append(np.cumsum((ps*xs)[::-1])[::-1], 0.0)
+    return xs, ps, S0, S1
+
+def _independent_delta(eps, n, b, e0):
+    "Exact δ(ε) of the third-value pair with independent memberships (all eight classes), rounded down."
+    E, km, Ee = math.exp(e0), math.expm1(e0), math.exp(eps)
+    Cs, wC = _bin_window(n, min(1.0, b*E/(1 + km*b)))
+    tot = err = 0.0
+    its = list(zip(Cs.tolist(), wC.tolist()))
+    for C, wc in progress(its, desc='exact pair, C') if _independent_cells(n, b, e0) > 10**7 else its:
+        xs, ps, S0, S1 = _x_suffix(C, n, b, E)
+        K = n - C*(1 - 1/E)
+        i = np.searchsorted(xs, Ee*xs + K*(Ee - 1)/km, side='right')     # y = xs: X and Y have one law
+        c0 = K*(1 - Ee) - Ee*km*xs
+        tot += wc*float(np.sum(ps*np.maximum(km*S1[i] + c0*S0[i], 0.0)))
+        err += wc*float(np.sum(ps*(km*S1[i] + np.abs(c0)*S0[i])))
+    return max(0.0, (tot*(1 - 1e-9) - 1e-12*err)/n)
+
+# %% ../../../nbs/18_randomizers.ipynb #0af35c83
+def _pair_candidates(rz, e0):
+    "(q, symmetric) of the actual neighbouring datasets tried: the others at z = x', and at a third z."
+    _, p10, p11 = _blanket_classes(rz, e0)          # ValueError naming randomizer if it is not a two-class one
+    q = _q_third(rz, e0)
+    return [(_q_pair(p10, p11), False)] + ([(q, True)] if q is not None else [])
+
+def dataset_delta(epsilon:float, # ε >= 0
+                  n:int, # number of users, in [2, 1e7]
+                  randomizer:Randomizer, # k-RR, subset selection, Hadamard response, a unary encoding, local hashing
+                  local_epsilon:float, # ε0 in (0, 8]
+                 )->float:
+    "Certified lower bound on a shuffled two-class randomizer's δ(ε) (replace-one): one actual pair, several views."
+    eps = check_real('epsilon', epsilon, lo=0.0, hi=700.0); n = check_int('n', n, lo=2, hi=10**7)
+    if not isinstance(randomizer, Randomizer):
+        raise TypeError(f'randomizer must be a randomizers descriptor; got {type(randomizer).__name__}')
+    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=8.0, lo_open=True)
+    cands = _pair_candidates(randomizer, e0)
+    if eps >= e0: return 0.0                         # every loss of one pair is at most ε0
+    best = 0.0
+    for q, sym in cands:
+        pi, l0, l1 = _class_laws(q, e0)
+        for view in (_VIEWS if sym else _VIEWS[:1]):  # z = x': the first view is exact (four classes)
+            for L0, L1 in (((l0, l1),) if sym else ((l0, l1), (l1, l0))):
+                best = max(best, _four_delta(eps, n, *_view_laws(pi, L0, L1, view)))
+    b = _independent_bit(randomizer, e0)             # UE, local hashing: the whole third-value pair, when cheap
+    if b is not None and _independent_cells(n, b, e0) <= _MAX_INDEP_CELLS:
+        best = max(best, _independent_delta(eps, n, b, e0))
+    return best
+
+# %% ../../../nbs/18_randomizers.ipynb #6fad0b82
+def _view_lower(n, rz, e0, d, kmax):
+    "Lower PMF (index -> mass) of the (a + b, a) view of the third-value pair, or None when there is none."
+    q = _q_third(rz, e0)
+    if q is None: return None
+    P, L0, L1 = _view_laws(*_class_laws(q, e0), ((4, 5), (2, 3), (6, 7, 0, 1)))
+    A, B, lbar = L0[0], L1[0], L0[2]
+    lo_s, hi_s = _c_window(n, 2*P[0])
+    s = np.arange(max(lo_s, 1), hi_s + 1)
+    C = (n - s)*lbar
+    lw = _logpmf(s, n, 2*P[0]) + np.log(((A + B)/2*s + C)/n)
+    lam = np.minimum(1.0, (A + B)*s/((A + B)*s + 2*C))
+    acc = LossGrid(kmax)
+    if lo_s == 0: acc.add(np.array([-1]), np.array([float(np.exp(_logpmf(0, n, 2*P[0])))*lbar]))
+    _fill(acc, s, lw, lam, math.tanh(e0/2), d, math.exp(e0), False, 64)
+    return {i: m*(1 - 1e-11) for i, m in acc.pmf(False).items()}   # as _krr_view_lower: 1e-11 covers the terms
+
+# %% ../../../nbs/18_randomizers.ipynb #a10d1743
+def with_dataset_lower(pair:PldPair, # a certified pair of this randomizer at (n, ε0); its upper end is kept
+                       n:int, # number of users, in [2, 1e12]
+                       randomizer:Randomizer, # a descriptor of this module
+                       local_epsilon:float, # ε0 in (0, 8]
+                      )->PldPair:
+    "`pair` with one actual neighbouring pair's view as lower end (lower_certified=True) where this module has one."
+    n = check_int('n', n, lo=2, hi=10**12)
+    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=8.0, lo_open=True)
+    if not isinstance(randomizer, Randomizer):
+        raise TypeError(f'randomizer must be a randomizers descriptor; got {type(randomizer).__name__}')
+    if not isinstance(pair, PldPair): raise TypeError(f'pair must be a PldPair; got {type(pair).__name__}')
+    if not has_blanket_pair(randomizer): return pair
+    d = pair.d
+    lo = _view_lower(n, randomizer, e0, d, math.ceil((e0 + 2*_ETA_LOSS)/d) + 1)
+    if lo is None: return pair
+    i0 = min(lo); m = np.zeros(max(lo) - i0 + 1)
+    for i, v in lo.items(): m[i - i0] = v
+    low = pair_from_pmfs([(m, i0, 0.0)], [(m, i0, 0.0)], d=d)
+    return PldPair(factors=(pair.factors[0], low.factors[1]), lower_certified=True, fft_budget=pair.fft_budget)
 
 # %% ../../../nbs/18_randomizers.ipynb #7a7fd368
 def _corner_classes(e0, gamma):

@@ -1,0 +1,176 @@
+"""One actual neighbouring pair of the shuffled two-class randomizers (notebook 18, `dataset_delta`,
+`with_dataset_lower`) against independent references: enumeration of every output multiset at small n, mpmath
+and a direct three-count enumeration at larger n, and the blanket pair's certified upper end."""
+import itertools, json, math, pathlib
+import mpmath as mp
+import numpy as np
+import pytest
+from scipy import stats
+from scipy.linalg import hadamard
+import shuffle_privacy as sp
+from shuffle_privacy.mechanisms.shuffled_ldp import randomizers as R
+from helpers_enum import shuffled_law
+
+def _norm(T): T = np.asarray(T, float); return (T/T.sum(1, keepdims=True)).tolist()
+
+def table(rz, e0):
+    "Explicit rows R[x][y] of a small instance (inputs 0, 1, 2 at least; Hadamard: rows 1, 2, 3 of H_8)."
+    E = math.exp(e0)
+    if isinstance(rz, R.KRR): return _norm(np.eye(rz.k)*(E - 1) + 1)
+    if isinstance(rz, R.SubsetSelection):
+        S = list(itertools.combinations(range(rz.d), rz.k))
+        return _norm([[E if x in s else 1.0 for s in S] for x in range(rz.d)])
+    if isinstance(rz, R.HadamardResponse): return _norm(np.where(hadamard(rz.K)[1:] > 0, E, 1.0))
+    if isinstance(rz, R.UnaryEncoding):
+        a, b = (0.5, 1/(E + 1)) if rz.optimized else (1/(1 + math.exp(-e0/2)), 1/(1 + math.exp(e0/2)))
+        V = list(itertools.product([0, 1], repeat=3))
+        return [[math.prod((a if v[i] else 1 - a) if i == x else (b if v[i] else 1 - b) for i in range(3)) for v in V]
+                for x in range(3)]
+    if isinstance(rz, R.LocalHash):                   # domain {0, 1, 2}, every hash function, output (h, y)
+        H = list(itertools.product(range(rz.l), repeat=3))
+        return _norm([[E if h[x] == y else 1.0 for h in H for y in range(rz.l)] for x in range(3)])
+    raise ValueError(rz)
+
+def hockey(P, Q, eps):
+    d = lambda A, B: sum(max(0.0, w - math.exp(eps)*B.get(h, 0.0)) for h, w in A.items())
+    return max(d(P, Q), d(Q, P))
+
+SMALL = [(R.k_rr(4), 5), (R.subset_selection(5, 2), 4), (R.hadamard_response(8, 4), 4), (R.unary_encoding(), 4),
+         (R.optimized_unary_encoding(), 4), (R.local_hash(2), 4)]
+
+@pytest.mark.parametrize('rz,n', SMALL, ids=lambda v: str(v))
+def test_pair_bound_against_every_multiset(rz, n):
+    "dataset_delta is at most the exact δ of the two datasets it uses, and equal to it where its view is exact."
+    e0 = 1.1; T = table(rz, e0)
+    z = 2                                             # Hadamard rows 1, 2 and 1 XOR 2 = 3 are table rows 0, 1, 2
+    for eps in (0.05, 0.3, 0.8):
+        ex = {zz: hockey(shuffled_law(T, (0,) + (zz,)*(n - 1)), shuffled_law(T, (1,) + (zz,)*(n - 1)), eps)
+              for zz in (1, z)}
+        lb = R.dataset_delta(eps, n, rz, e0)
+        assert lb <= max(ex.values())*(1 + 1e-9) + 1e-300, (eps, lb, ex)
+        assert lb >= ex[1]*(1 - 1e-8), (eps, lb, ex)                     # others at x': four classes, exact
+        if not isinstance(rz, R.SubsetSelection):                         # third value: exact too
+            assert lb == pytest.approx(max(ex.values()), rel=1e-8)
+
+def mp_four_class(eps, n, probs, l0, l1):
+    "(1/n) E[(Σ h_c (ℓ0 - e^ε ℓ1)_c)_+] over Mult(n, probs), four classes, by direct enumeration in mpmath."
+    mp.mp.dps = 30
+    Ee = mp.e**eps; v = [mp.mpf(a) - Ee*mp.mpf(b) for a, b in zip(l0, l1)]
+    tot = mp.mpf(0)
+    for a in range(n + 1):
+        for b in range(n + 1 - a):
+            for c in range(n + 1 - a - b):
+                d = n - a - b - c
+                s = v[0]*a + v[1]*b + v[2]*c + v[3]*d
+                if s <= 0: continue
+                w = mp.factorial(n)/(mp.factorial(a)*mp.factorial(b)*mp.factorial(c)*mp.factorial(d))
+                tot += w*mp.mpf(probs[0])**a*mp.mpf(probs[1])**b*mp.mpf(probs[2])**c*mp.mpf(probs[3])**d*s
+    return float(tot/n)
+
+def test_hadamard_pair_against_mpmath():
+    "Hadamard response (s = K/2): the max over both placements, each four classes, written out by hand in mpmath."
+    n, e0 = 25, 1.5; E = math.exp(e0); g = 2/(E + 1)
+    third = ([g/4, g/4, g*E/4, g*E/4], [E, 1, 1, 1/E], [1, E, 1, 1/E])   # C_x only, C_x' only, C_x∩C_x', neither
+    at_x1 = ([g/4, g*E/4, g*E/4, g/4], [E, 1/E, 1, 1], [1, 1, 1, 1])     # C_x only, C_x' only, both, neither
+    for eps in (0.1, 0.4):
+        ref = max(mp_four_class(eps, n, *third), mp_four_class(eps, n, *at_x1),
+                  mp_four_class(eps, n, at_x1[0], at_x1[2], at_x1[1]))
+        lb = R.dataset_delta(eps, n, R.hadamard_response(64, 32), e0)
+        assert ref*(1 - 3e-9) <= lb <= ref, (lb, ref)                      # rounded down by 1e-9 relative
+
+def three_count_delta(eps, n, e0, pd, plo):
+    "The third-value pair of Hadamard response / k-RR by a direct float enumeration of (a, b, c) (no closed form)."
+    E, Ee = math.exp(e0), math.exp(eps)
+    v = np.array([E - Ee, 1 - Ee*E, 1 - Ee, (1 - Ee)/E])
+    N = np.arange(n + 1); tot = 0.0
+    lo, hi = (int(x) for x in stats.binom.ppf([1e-30, 1 - 1e-16], n, pd))   # the rest weighs < 1e-16 relative
+    for a in range(lo, hi + 1):
+        b = np.arange(lo, min(hi, n - a) + 1)[:, None]; m = n - a - b          # c (reports with ℓ = 1/E): columns
+        lw = (stats.binom.logpmf(a, n, pd) + stats.binom.logpmf(b, n - a, pd/(1 - pd))
+              + stats.binom.logpmf(N[None, :], m, plo/(1 - 2*pd)))           # -inf where c > m
+        s = v[0]*a + v[1]*b + v[2]*(m - N[None, :]) + v[3]*N[None, :]
+        tot += float(np.sum(np.exp(lw)*np.maximum(s, 0)))
+    return tot/n
+
+@pytest.mark.parametrize('row', [pytest.param(dict(K=128, n=1000, e0=1.0, delta=1e-06), id='e0=1',
+                                              marks=pytest.mark.slow),
+                                 pytest.param(dict(K=128, n=1000, e0=8.0, delta=1e-06), id='e0=8')])
+def test_wang_hadamard_counterexample(row):
+    "Their stored claim at n = 1000 is violated by the third-value pair, recomputed by a direct enumeration."
+    rows = json.loads((pathlib.Path(__file__).parents[1]/'nbs/data/wang_vldb24_reference.json').read_text())['rows']
+    r = next(r for r in rows if r['randomizer'] == 'hadamard_response' and r['n'] == row['n']
+             and r['local_epsilon'] == row['e0'] and r['delta'] == row['delta'])
+    E = math.exp(row['e0']); g = 2/(E + 1)
+    ref = three_count_delta(r['eps_ub'], row['n'], row['e0'], g/4, g*E/4)
+    lb = R.dataset_delta(r['eps_ub'], row['n'], R.hadamard_response(128, 64), row['e0'])
+    assert lb == pytest.approx(ref, rel=1e-7) and lb > r['delta'], (lb, ref, r['delta'])
+
+def test_wang_unary_encoding_counterexample():
+    "Unary encoding at ε0 = 8, n = 1000: the whole third-value pair (eight classes) exceeds their δ by far."
+    rows = json.loads((pathlib.Path(__file__).parents[1]/'nbs/data/wang_vldb24_reference.json').read_text())['rows']
+    r = next(r for r in rows if r['randomizer'] == 'unary_encoding' and r['n'] == 1000 and r['local_epsilon'] == 8.0
+             and r['delta'] == 1e-6)
+    assert R.dataset_delta(r['eps_ub'], 1000, R.unary_encoding(), 8.0) > 10*r['delta']
+
+def test_wang_subset_k1_counterexample():
+    "Subset selection with k = 1 is k-RR on d values: at ε0 = 8, n = 1000 their δ is 20 times too small."
+    rows = json.loads((pathlib.Path(__file__).parents[1]/'nbs/data/wang_vldb24_reference.json').read_text())['rows']
+    r = next(r for r in rows if r['randomizer'] == 'subset_selection' and r['options']['k'] == 1 and r['n'] == 1000
+             and r['delta'] == 1e-6)
+    lb = R.dataset_delta(r['eps_ub'], 1000, R.subset_selection(100, 1), 8.0)
+    assert lb == pytest.approx(R.krr_dataset_delta(r['eps_ub'], 1000, 100, 8.0), rel=1e-8)
+    assert lb > 10*r['delta']
+
+@pytest.mark.parametrize('rz', [R.subset_selection(20, 6), R.unary_encoding()] +
+                         [pytest.param(r, marks=pytest.mark.slow) for r in
+                          (R.hadamard_response(32, 16), R.optimized_unary_encoding(), R.local_hash(5))], ids=str)
+def test_view_below_pair_below_blanket(rz):
+    "The (a + b, a) view's δ <= the pair's dataset_delta <= the blanket pair's certified upper δ."
+    n, e0 = 100, 1.0
+    pr = R.with_dataset_lower(R.blanket_pair_pld(n, rz, e0), n, rz, e0)
+    assert pr.lower_certified
+    for eps in (0.02, 0.1, 0.3):
+        lo, up = pr.delta_bounds(eps)
+        mid = R.dataset_delta(eps, n, rz, e0)
+        assert lo <= mid*(1 + 1e-9) + 1e-300 and mid <= up, (eps, lo, mid, up)
+
+def test_dataset_delta_non_increasing_in_eps():
+    ds = [R.dataset_delta(e, 200, R.unary_encoding(), 2.0) for e in (0.0, 0.1, 0.3, 1.0, 2.0)]
+    assert all(a >= b for a, b in zip(ds, ds[1:])) and ds[-1] == 0.0
+
+@pytest.mark.slow
+def test_event_lower_end_certified():
+    "ShuffledLDPEvent with a two-class randomizer brackets the mechanism: its lower end is one actual pair's."
+    for rz in (R.subset_selection(20, 4), R.hadamard_response(64, 32), R.unary_encoding()):
+        pr = sp.mechanisms.shuffled_ldp.pld.randomizer_pld(1000, 1.0, rz)
+        assert pr.lower_certified
+        lo, up = pr.epsilon_bounds(1e-6)
+        assert 0 < lo <= up
+
+@pytest.mark.parametrize('kw', [dict(epsilon=-1.0), dict(n=1), dict(local_epsilon=9.0), dict(local_epsilon=0.0),
+                                dict(randomizer=R.laplace()), dict(randomizer='rr')])
+def test_dataset_delta_bad_inputs(kw):
+    args = dict(epsilon=0.1, n=10, randomizer=R.k_rr(3), local_epsilon=1.0) | kw
+    with pytest.raises((ValueError, TypeError), match=next(iter(kw))): R.dataset_delta(**args)
+
+def test_with_dataset_lower_bad_inputs():
+    pr = R.blanket_pair_pld(20, R.k_rr(3), 1.0)
+    with pytest.raises(TypeError, match='pair'): R.with_dataset_lower('x', 20, R.k_rr(3), 1.0)
+    with pytest.raises(ValueError, match='n'): R.with_dataset_lower(pr, 1, R.k_rr(3), 1.0)
+    with pytest.raises(TypeError, match='randomizer'): R.with_dataset_lower(pr, 20, 'rr', 1.0)
+    with pytest.raises(ValueError, match='local_epsilon'): R.with_dataset_lower(pr, 20, R.k_rr(3), 9.0)
+    assert R.with_dataset_lower(pr, 20, R.laplace(), 1.0) is pr          # no pair here: unchanged
+
+def test_event_interval_brackets_every_dataset():
+    "ShuffledLDPEvent(subset selection (5, 2), n = 3): lower δ <= worst exact δ over every dataset <= upper δ."
+    rz, n, e0 = R.subset_selection(5, 2), 3, 1.0
+    T = table(rz, e0)
+    pr = sp.mechanisms.shuffled_ldp.pld.randomizer_pld(n, e0, rz, value_discretization_interval=1e-3)
+    assert pr.lower_certified
+    laws = {}
+    law = lambda xs: laws.setdefault(xs, shuffled_law(T, xs))
+    for eps in (0.05, 0.3):
+        worst = max(hockey(law((a,) + o), law((b,) + o), eps) for o in
+                    itertools.combinations_with_replacement(range(5), n - 1) for a in range(5) for b in range(a))
+        lo, up = pr.delta_bounds(eps)
+        assert lo <= worst*(1 + 1e-9) and worst <= up*(1 + 1e-9), (eps, lo, worst, up)
