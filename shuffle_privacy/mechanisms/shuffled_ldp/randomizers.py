@@ -523,6 +523,15 @@ def krr_blanket_pair_pld(n:int, # number of users, in [1, 1e12]
     return PldPair(make(pm_up, True), make(pm_lo, False), lower_certified=False)
 
 # %% ../../../nbs/18_randomizers.ipynb #92a36144
+def _plus_binom(s, beta, m, q):
+    "(E[(s + βR)_+], its terms' magnitude) for R ~ Bin(m, q) and β < 0, elementwise (closed form in cdfs)."
+    t = np.floor(s/-beta)
+    m1 = np.maximum(m - 1, 0)
+    F = stats.binom.cdf(np.clip(t, 0, m), m, q)
+    F1 = np.where((t >= 1) & (m >= 1), stats.binom.cdf(np.clip(t - 1, 0, m1), m1, q), 0.0)
+    val = np.where(t < 0, 0.0, s*F + beta*m*q*F1)
+    return np.maximum(val, 0.0), np.abs(s*F) + np.abs(beta*m*q*F1)
+
 def _krr_ab_terms(a, b, n, k, e0, eps):
     "Trinomial log weights of (a, b) and E[(sum)_+ | a, b] for k-RR with the others at a third value."
     E, Ee = math.exp(e0), math.exp(eps)
@@ -533,12 +542,7 @@ def _krr_ab_terms(a, b, n, k, e0, eps):
     beta = -math.expm1(eps)*-math.expm1(-e0)
     if k == 3 or beta == 0: return lw, np.maximum(s, 0.0), np.abs(s)
     q = (k - 3)/(E + k - 3)
-    t = np.floor(s/-beta)
-    m1 = np.maximum(m - 1, 0)
-    F = stats.binom.cdf(np.clip(t, 0, m), m, q)
-    F1 = np.where((t >= 1) & (m >= 1), stats.binom.cdf(np.clip(t - 1, 0, m1), m1, q), 0.0)
-    val = np.where(t < 0, 0.0, s*F + beta*m*q*F1)
-    return lw, np.maximum(val, 0.0), np.abs(s*F) + np.abs(beta*m*q*F1)
+    return (lw, *_plus_binom(s, beta, m, q))
 
 # %% ../../../nbs/18_randomizers.ipynb #8e46a58f
 def krr_dataset_delta(epsilon:float, # ε >= 0
@@ -765,17 +769,22 @@ def _blanket_grid(n, e0, gamma, p10, p11, rel, d, kmax, pess):
     return acc, dropped + tail
 
 # %% ../../../nbs/18_randomizers.ipynb #b713a16d
+def _class_upper(n, e0, gamma, p10, p11, rel, d, kmax):
+    "Upper PMF (index -> mass) of the two-class blanket formula, with the dropped mass put at loss >= ε0."
+    _check_blanket_cells(n, e0, gamma, p10, p11, rel)
+    up, dropped = _blanket_grid(n, e0, gamma, p10, p11, rel, d, kmax, True)
+    pm = up.pmf(True)
+    pm[kmax] = pm.get(kmax, 0.0) + (dropped + 2*_TAIL)*(1 + 1e-9)      # dropped mass, at loss >= ε0
+    return pm
+
 def _class_pair_pld(n, e0, gamma, p10, p11, rel, d):
     "Certified PLD pair of the two-class blanket formula: classes (γ, p10, p11), ratio e^ε0 (arguments validated)."
     make = lambda pm, pe: _pld.PrivacyLossDistribution.create_from_rounded_probability(
         pm, 0.0, d, pessimistic_estimate=pe, symmetric=True)
     if p10 <= 0: return PldPair(make({0: 1.0}, True), make({0: 1.0}, False), lower_certified=False)  # ℓ0 = ℓ1
     kmax = math.ceil((e0 + 2*_ETA_LOSS)/d) + 1
-    _check_blanket_cells(n, e0, gamma, p10, p11, rel)
-    up, dropped = _blanket_grid(n, e0, gamma, p10, p11, rel, d, kmax, True)
-    lo, _ = _blanket_grid(n, e0, gamma, p10, p11, rel, d, kmax, False)
-    pm_up, pm_lo = up.pmf(True), lo.pmf(False)
-    pm_up[kmax] = pm_up.get(kmax, 0.0) + (dropped + 2*_TAIL)*(1 + 1e-9)      # dropped mass, at loss >= ε0
+    pm_up = _class_upper(n, e0, gamma, p10, p11, rel, d, kmax)
+    pm_lo = _blanket_grid(n, e0, gamma, p10, p11, rel, d, kmax, False)[0].pmf(False)
     return PldPair(make(pm_up, True), make(pm_lo, False), lower_certified=False)
 
 
@@ -860,12 +869,7 @@ def _four_terms(a, b, n, P, v):
     s, beta = v[0]*a + v[1]*b + v[2]*m, v[3] - v[2]
     if beta > 0: s, beta, q = s + beta*m, -beta, 1 - q              # count group 2 instead of group 3
     if beta == 0 or q == 0: return lw, np.maximum(s, 0.0), np.abs(s)
-    t = np.floor(s/-beta)
-    m1 = np.maximum(m - 1, 0)
-    F = stats.binom.cdf(np.clip(t, 0, m), m, q)
-    F1 = np.where((t >= 1) & (m >= 1), stats.binom.cdf(np.clip(t - 1, 0, m1), m1, q), 0.0)
-    val = np.where(t < 0, 0.0, s*F + beta*m*q*F1)
-    return lw, np.maximum(val, 0.0), np.abs(s*F) + np.abs(beta*m*q*F1)
+    return (lw, *_plus_binom(s, beta, m, q))
 
 # %% ../../../nbs/18_randomizers.ipynb #8f1933d7
 _MAX_PAIR_CELLS = 4*10**7      # (a, b) cells of one four-group evaluation
@@ -1008,6 +1012,16 @@ def _corner_classes(e0, gamma):
     t = max(0.0, 2*a - 1)                                       # the worst t: no mass on (hi, hi) unless forced
     return 1/(1 + math.expm1(e0)*a), a - t, t
 
+def _check_corner(n, local_epsilon, gamma, rel_block, value_discretization_interval):
+    "Validated (n, ε0, γ, rel_block, d) of the corner functions: ValueError naming the parameter."
+    n = check_int('n', n, lo=1, hi=10**12)
+    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=8.0, lo_open=True)
+    g = check_real('gamma', gamma, lo=math.exp(-e0)*(1 - 1e-12), hi=1.0)
+    rel = check_real('rel_block', rel_block, lo=0.0, hi=0.5, lo_open=True)
+    d = check_interval(value_discretization_interval)
+    return n, e0, g, rel, d
+
+
 # %% ../../../nbs/18_randomizers.ipynb #a71f9eb3
 def corner_blanket_pair_pld(n:int, # number of users, in [1, 1e12]
                             local_epsilon:float, # ε0 in (0, 8]: the randomizer is ε0-LDP
@@ -1016,11 +1030,7 @@ def corner_blanket_pair_pld(n:int, # number of users, in [1, 1e12]
                             value_discretization_interval:float=1e-4, # loss grid, in [1e-7, 1]
                            )->PldPair:
     "Certified PLD pair of n shuffled reports of any ε0-LDP randomizer with blanket mass γ (replace-one, both ways)."
-    n = check_int('n', n, lo=1, hi=10**12)
-    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=8.0, lo_open=True)
-    g = check_real('gamma', gamma, lo=math.exp(-e0)*(1 - 1e-12), hi=1.0)
-    rel = check_real('rel_block', rel_block, lo=0.0, hi=0.5, lo_open=True)
-    d = check_interval(value_discretization_interval)
+    n, e0, g, rel, d = _check_corner(n, local_epsilon, gamma, rel_block, value_discretization_interval)
     return _class_pair_pld(n, e0, *_corner_classes(e0, g), rel, d)
 
 # %% ../../../nbs/18_randomizers.ipynb #7398fa09
@@ -1031,16 +1041,7 @@ def corner_blanket_upper_pmf(n:int, # number of users, in [1, 1e12]
                              value_discretization_interval:float=1e-4, # loss grid d, in [1e-7, 1]
                             )->dict:
     "The upper (dominating) end of corner_blanket_pair_pld alone: grid index k (loss k d) -> mass, no +inf mass."
-    n = check_int('n', n, lo=1, hi=10**12)
-    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=8.0, lo_open=True)
-    g = check_real('gamma', gamma, lo=math.exp(-e0)*(1 - 1e-12), hi=1.0)
-    rel = check_real('rel_block', rel_block, lo=0.0, hi=0.5, lo_open=True)
-    d = check_interval(value_discretization_interval)
+    n, e0, g, rel, d = _check_corner(n, local_epsilon, gamma, rel_block, value_discretization_interval)
     gam, p10, p11 = _corner_classes(e0, g)
     if p10 <= 0: return {0: 1.0}                                # ℓ0 = ℓ1: every loss is 0
-    kmax = math.ceil((e0 + 2*_ETA_LOSS)/d) + 1
-    _check_blanket_cells(n, e0, gam, p10, p11, rel)
-    up, dropped = _blanket_grid(n, e0, gam, p10, p11, rel, d, kmax, True)
-    pm = up.pmf(True)
-    pm[kmax] = pm.get(kmax, 0.0) + (dropped + 2*_TAIL)*(1 + 1e-9)      # as in _class_pair_pld
-    return pm
+    return _class_upper(n, e0, gam, p10, p11, rel, d, math.ceil((e0 + 2*_ETA_LOSS)/d) + 1)
