@@ -83,11 +83,8 @@ def test_pld_contains_direct_bounds_and_composes():
                 sp.ShuffleGaussianEvent(1000, 3.0), T).get_epsilon(1e-6)
         assert e >= prev; prev = e
 
-def test_pld_beats_rdp_at_table1():
-    ev = sp.ShuffleGaussianEvent(60_000, 9.48)
-    for T in (1, 100):
-        up = PldAccountant(value_discretization_interval=1e-6).compose(ev, T).get_epsilon(1/60_000)
-        assert up < RdpAccountant().compose(ev, T).get_epsilon(1/60_000)
+# PLD below RDP at Table 1 (n = 60000, σ = 9.48, δ = 1/n, grid 1e-6): notebook 12 (cell 5c3ef507) asserts it under
+# nbdev-test at 1, 10, 100 and 1000 rounds; this file's copy at 1 and 100 rounds was merged into it.
 
 @pytest.mark.slow      # calibrate with PldAccountant runs by default in test_pld.py and notebooks 04 and 51
 def test_calibrate_with_pld_accountant():
