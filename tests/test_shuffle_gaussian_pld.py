@@ -45,11 +45,13 @@ def test_n1_is_the_gaussian_mechanism(s):
     lo, up = shuffle_gaussian_delta_bounds(1, s, e)
     assert np.all(lo <= ex*(1 + 1e-12)) and np.all(ex <= up*(1 + 1e-12))
 
-def test_monte_carlo_inside_interval():
-    "n = 200, σ = 2: δ(ε) = E_Q[(W̄ - e^ε)_+] estimated from 4e5 samples, within 5 standard errors of the interval."
+# 1e5 samples by default (~0.8 CPU-s; the standard error doubles but the check is the same); 4e5 under -m slow
+@pytest.mark.parametrize('N', [100_000, pytest.param(400_000, marks=pytest.mark.slow)])
+def test_monte_carlo_inside_interval(N):
+    "n = 200, σ = 2: δ(ε) = E_Q[(W̄ - e^ε)_+] estimated from N samples, within 5 standard errors of the interval."
     rng = np.random.default_rng(0)
     n, s, e = 200, 2.0, 0.05
-    W = np.exp(rng.standard_normal((400_000, n), dtype=np.float32)/s - 0.5/s**2).mean(axis=1, dtype=np.float64)
+    W = np.exp(rng.standard_normal((N, n), dtype=np.float32)/s - 0.5/s**2).mean(axis=1, dtype=np.float64)
     vals = np.maximum(W - math.exp(e), 0); est, se = vals.mean(), vals.std()/math.sqrt(len(vals))
     lo, up = shuffle_gaussian_delta_bounds(n, s, e)
     assert lo - 5*se <= est <= up + 5*se
@@ -81,11 +83,8 @@ def test_pld_contains_direct_bounds_and_composes():
                 sp.ShuffleGaussianEvent(1000, 3.0), T).get_epsilon(1e-6)
         assert e >= prev; prev = e
 
-def test_pld_beats_rdp_at_table1():
-    ev = sp.ShuffleGaussianEvent(60_000, 9.48)
-    for T in (1, 100):
-        up = PldAccountant(value_discretization_interval=1e-6).compose(ev, T).get_epsilon(1/60_000)
-        assert up < RdpAccountant().compose(ev, T).get_epsilon(1/60_000)
+# PLD below RDP at Table 1 (n = 60000, σ = 9.48, δ = 1/n, grid 1e-6): notebook 12 (cell 5c3ef507) asserts it under
+# nbdev-test at 1, 10, 100 and 1000 rounds; this file's copy at 1 and 100 rounds was merged into it.
 
 @pytest.mark.slow      # calibrate with PldAccountant runs by default in test_pld.py and notebooks 04 and 51
 def test_calibrate_with_pld_accountant():

@@ -79,6 +79,7 @@ def _contract(x, q, H, kind):
     return lo, p
 
 # %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #6bda2dce
+@functools.lru_cache(maxsize=64)    # depends on (σ, h, K, kind) only: every n and check-in bucket reuses it
 def _single_law(sigma, h, K, kind, refine=8):
     "Law of one W on the lattice j h, j = 0..K: a mean-preserving spread (upper) or contraction (lower ends)."
     M = K*h
@@ -89,6 +90,7 @@ def _single_law(sigma, h, K, kind, refine=8):
         w = np.clip((mu[:-1] - edges[:-2]*q[:-1])/h, 0.0, q[:-1])
         p[:-1] += q[:-1] - w; p[1:] += w
         p[K] += q[-1]                                  # the tail: Q-mass at M, its excess mean to +inf
+        p.flags.writeable = False                      # cached and shared: read-only
         return _Law(h, 0, p, 0.0, max(float(mu[-1] - M*q[-1]), 0.0))
     edges = np.r_[np.arange(K*refine + 1)*(h/refine), np.inf]
     q, mu = _cells(sigma, edges)
@@ -96,6 +98,7 @@ def _single_law(sigma, h, K, kind, refine=8):
     x = np.minimum(np.maximum(x, edges[:-1]), np.where(np.isfinite(edges[1:]), edges[1:], np.inf))
     keep = q > 0
     lo, p = _contract(x[keep], q[keep], h, kind)
+    p.flags.writeable = False
     return _Law(h, lo, p)
 
 # %% ../../../nbs/12_shuffle_gaussian_pld.ipynb #93a6b6e8
