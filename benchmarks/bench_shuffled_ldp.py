@@ -8,7 +8,7 @@ n = 1e6 on this machine); it is not run here.
 
 Run: .venv/bin/python benchmarks/bench_shuffled_ldp.py
 """
-import json, math, statistics
+import itertools, json, math, statistics
 from pathlib import Path
 from harness import compare, row, time_once
 import shuffle_privacy as sp
@@ -19,8 +19,12 @@ N, E0, DELTA = 10**6, 1.0, 1e-8
 def ours():
     sp.PldAccountant(value_discretization_interval=1e-4).compose(sp.ShuffledBinaryRREvent(N, E0)).get_epsilon(DELTA)
 
+_calls = itertools.count()
+
 def ours_generic():
-    sp.PldAccountant(value_discretization_interval=1e-4).compose(sp.ShuffledLDPEvent(N, E0)).get_epsilon(DELTA)
+    "The generic default (stronger clone + corner cover); n moves by one per call so its per-(n, ε0) cache misses."
+    n = N + next(_calls)
+    sp.PldAccountant(value_discretization_interval=1e-4).compose(sp.ShuffledLDPEvent(n, E0)).get_epsilon(DELTA)
 
 def ours_krr():
     sp.PldAccountant(value_discretization_interval=1e-4).compose(
@@ -52,7 +56,7 @@ def run(repeats:int=5)->list:
     r = compare('one ε query, n = 1e6 shuffled binary RR (certified PLD) / vectorised peer bisection (T = 20)',
                 ours, bisection, repeats=repeats, number=1, baseline_name='Wang et al. search, vectorised here',
                 notes='target: ours <= 1 s')
-    g = compare('one ε query, n = 1e6 shuffled generic ε0-LDP (certified FMT21 PLD) / vectorised peer bisection',
+    g = compare('one ε query, n = 1e6 shuffled generic ε0-LDP (certified generic pair) / vectorised peer bisection',
                 ours_generic, bisection, repeats=repeats, number=1, baseline_name='Wang et al. search, vectorised here',
                 notes='target: ours <= 1 s; the peer bisection computes their (unproven) generic bound')
     k = compare('one ε query, n = 1e6 shuffled 10-RR (certified exact blanket PLD) / vectorised peer bisection',
