@@ -174,3 +174,10 @@ def test_event_interval_brackets_every_dataset():
                     itertools.combinations_with_replacement(range(5), n - 1) for a in range(5) for b in range(a))
         lo, up = pr.delta_bounds(eps)
         assert lo <= worst*(1 + 1e-9) and worst <= up*(1 + 1e-9), (eps, lo, worst, up)
+
+def test_with_dataset_lower_refuses_a_pair_of_other_parameters():
+    "A blanket pair built for n = 5000 put over the n = 200 pair's lower end would have lower > upper: refused."
+    rz = R.subset_selection(100, 37)
+    with pytest.raises(ValueError, match='pair'):
+        R.with_dataset_lower(R.blanket_pair_pld(5000, rz, 1.0), 200, rz, 1.0)
+    assert R.with_dataset_lower(R.blanket_pair_pld(200, rz, 1.0), 200, rz, 1.0).lower_certified

@@ -1003,7 +1003,13 @@ def with_dataset_lower(pair:PldPair, # a certified pair of this randomizer at (n
     i0 = min(lo); m = np.zeros(max(lo) - i0 + 1)
     for i, v in lo.items(): m[i - i0] = v
     low = pair_from_pmfs([(m, i0, 0.0)], [(m, i0, 0.0)], d=d)
-    return PldPair(factors=(pair.factors[0], low.factors[1]), lower_certified=True, fft_budget=pair.fft_budget)
+    out = PldPair(factors=(pair.factors[0], low.factors[1]), lower_certified=True, fft_budget=pair.fft_budget)
+    for e in (0.0, e0/8, e0/4, e0/2):            # a pair of another (n, randomizer, ε0) can put the ends out of order
+        lo_, up_ = low.delta_bounds(e)[0], pair.delta_bounds(e)[1]     # (PldPair clamps its own ends)
+        if lo_ > up_*(1 + 1e-9) + 1e-15:
+            raise ValueError(f'pair: its upper end is below one actual pair of {randomizer} at n={n}, '
+                             f'local_epsilon={e0} (δ({e:.3g}) {up_:.3g} < {lo_:.3g}); was it built for these?')
+    return out
 
 # %% ../../../nbs/18_randomizers.ipynb #7a7fd368
 def _corner_classes(e0, gamma):
