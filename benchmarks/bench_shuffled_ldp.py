@@ -22,7 +22,7 @@ def ours():
 _calls = itertools.count()
 
 def ours_generic():
-    "The generic default (stronger clone + corner cover); n moves by one per call so its per-(n, ε0) cache misses."
+    "The generic default (the stronger clone, proven); n moves by one per call so no cache is hit."
     n = N + next(_calls)
     sp.PldAccountant(value_discretization_interval=1e-4).compose(sp.ShuffledLDPEvent(n, E0)).get_epsilon(DELTA)
 
@@ -31,7 +31,7 @@ def ours_krr():
         sp.ShuffledLDPEvent(N, E0, randomizer=R.k_rr(10))).get_epsilon(DELTA)
 
 def ours_laplace(n:int=N):
-    "Laplace on [0, 1]: randomizer_pld builds FMT21 and the corner blanket pair at γ = e^{-ε0/2}, keeps the tighter."
+    "Laplace on [0, 1]: randomizer_pld builds the stronger clone and the corner pair (γ = e^{-ε0/2}); the tighter."
     sp.PldAccountant(value_discretization_interval=1e-4).compose(
         sp.ShuffledLDPEvent(n, E0, randomizer=R.laplace())).get_epsilon(DELTA)
 
@@ -58,13 +58,13 @@ def run(repeats:int=5)->list:
                 notes='target: ours <= 1 s')
     g = compare('one ε query, n = 1e6 shuffled generic ε0-LDP (certified generic pair) / vectorised peer bisection',
                 ours_generic, bisection, repeats=repeats, number=1, baseline_name='Wang et al. search, vectorised here',
-                notes='target: ours <= 1 s; the peer bisection computes their (unproven) generic bound')
+                notes='target: ours <= 1 s; the peer bisection computes their generic bound (the same pair)')
     k = compare('one ε query, n = 1e6 shuffled 10-RR (certified exact blanket PLD) / vectorised peer bisection',
                 ours_krr, bisection, repeats=repeats, number=1, baseline_name='Wang et al. search, vectorised here',
                 notes='target: ours <= 1 s; the peer bisection computes the binary-RR pair, their fastest case')
     lp = compare('one ε query, n = 1e6 shuffled Laplace (certified corner blanket PLD) / vectorised peer bisection',
                  ours_laplace, bisection, repeats=repeats, number=1, baseline_name='Wang et al. search, vectorised here',
-                 notes='target: ours <= 1 s; two candidate pairs are built (FMT21, corner blanket)')
+                 notes='target: ours <= 1 s; two candidate pairs are built (stronger clone, corner blanket)')
     l8 = time_once('one ε query, n = 1e8 shuffled Laplace (certified corner blanket PLD)', lambda: ours_laplace(10**8),
                    repeats=3, notes='absolute time; the budget is 10 s')
     q = quoted()

@@ -138,7 +138,7 @@ def test_fmt21_as_vr_pair_equals_clone_pair(n, e0):
 @pytest.mark.parametrize('e0', [6.0, 8.0, 8.5, 20.0, 40.0, 700.0])
 @pytest.mark.parametrize('n', [1, 10, 3000])
 def test_large_local_epsilon_is_sound(n, e0):
-    "Above ε0 = 8 the events use clone_pair_pld (vr_pair_pld refuses p > e^8); at n = 1, δ(ε) = (1 - e^(ε-ε0))·tanh(ε0/2)-like."
+    "Above ε0 = 8 the events use clone_pair_pld (vr_pair_pld refuses p > e^8); at n = 1, δ(ε) is known exactly."
     for rz in (None, R.binary_rr(), R.k_rr(4)):
         pair = randomizer_pld(n, e0, rz, value_discretization_interval=1e-2)
         ref = clone_pair_pld(n, e0, value_discretization_interval=1e-2)
@@ -147,9 +147,11 @@ def test_large_local_epsilon_is_sound(n, e0):
             if n == 1 and rz is not None:         # one user of binary RR / k-RR: exact δ is known
                 ex = (math.exp(e0) - math.exp(eps))/(math.exp(e0) + (1 if rz == R.binary_rr() else 3))
                 assert up >= ex*(1 - 1e-9), (rz, eps, up, ex)
-            if rz is None and e0 >= 8:                       # the generic default: FMT21's clones pair
-                assert math.isclose(up, ref.delta_bounds(eps)[1], rel_tol=1e-2, abs_tol=1e-12)
-            if rz is None:                                   # below 8, the generic pair: it covers binary RR
+            if rz is None:                                   # the generic default: the stronger clone, below FMT21's
+                strong = clone_pair_pld(n, e0, clone_probability=2/(math.exp(e0) + 1), value_discretization_interval=1e-2)
+                assert math.isclose(up, strong.delta_bounds(eps)[1], rel_tol=1e-2, abs_tol=1e-12)
+                assert up <= ref.delta_bounds(eps)[1]*(1 + 1e-2) + 1e-12
+            if rz is None:                                   # and it covers binary RR
                 rr = randomizer_pld(n, e0, R.binary_rr(), value_discretization_interval=1e-2)
                 assert up >= rr.delta_bounds(eps)[1]*(1 - 1e-9), (n, e0, eps)
     with pytest.raises(ValueError, match='p'): R.vr_pair_pld(10, math.exp(9), 0.5, math.exp(9))

@@ -65,6 +65,14 @@ def wang_randomizer(row:dict, # one stored row: randomizer name, options, local_
     rz = make()
     return rz if abs(rz.variation_ratio(e0).beta/row['beta'] - 1) < 1e-9 else None
 
+# %% ../../nbs/47a_shuffled_ldp_league.ipynb #543e6b87
+from ..mechanisms.shuffled_ldp.pld import generic_pair_pld
+
+def _extremal_status(row:dict, n:int, e0:float, delta:float, d:float)->str:
+    "Status of a claim with β = tanh(ε0/2): proven if at least the lower end of the stronger-clone pair's ε."
+    lo = generic_pair_pld(n, e0, value_discretization_interval=d).epsilon_bounds(delta)[0]
+    return 'proven (stronger clone)' if row['eps_ub'] >= min(e0, lo) else 'below the stronger clone'
+
 # %% ../../nbs/47a_shuffled_ldp_league.ipynb #3fa1ff3f
 def randomizer_league_row(row:dict, # one stored Wang et al. row (randomizer, options, n, local_epsilon, delta, eps_ub)
                           *, value_discretization_interval:float=1e-4, # PLD grid
@@ -84,7 +92,7 @@ def randomizer_league_row(row:dict, # one stored Wang et al. row (randomizer, op
         if kind and e0 <= 50 else None
     out['wang'] = row['eps_ub']
     out['wang_status'] = ('proven (γ = 0, two inputs)' if row['randomizer'] == 'binary_rr' else
-                          'claimed (proof incomplete)' if rz.tv_is_extremal(e0) else 'claimed (proof gap)')
+                          _extremal_status(row, n, e0, delta, d) if rz.tv_is_extremal(e0) else 'claimed (proof gap)')
     if row['randomizer'] == 'k_rr' and n <= 10**5 and e0 <= 50:       # one neighbouring pair, exact (notebook 18)
         out['pair_delta'] = R.krr_dataset_delta(row['eps_ub'], n, row['options']['k'], e0)
     elif row['randomizer'] not in ('k_rr', 'binary_rr') and n <= 10**4 and e0 <= 8 and R.has_blanket_pair(rz):

@@ -77,9 +77,9 @@ DOMAINS = {
         invalid=(dict(n=0, local_epsilon=1.0), dict(n=10, local_epsilon=0.0),
                  dict(n=10, local_epsilon=1.0, value_discretization_interval=2.0))),
     M + 'generic_pair_pld': Domain(st.fixed_dictionaries(
-        dict(n=ints(1, 1000), local_epsilon=log_uniform(1e-3, 7.9), value_discretization_interval=log_uniform(1e-3, 1e-1))),
-        kind='object', check=_pair_ok, max_examples=3, quick=1,
-        invalid=(dict(n=0, local_epsilon=1.0), dict(n=10, local_epsilon=8.0), dict(n=10, local_epsilon=0.0),
+        dict(n=ints(1, 10**6), local_epsilon=_e0, value_discretization_interval=_d)),
+        kind='object', check=_pair_ok, max_examples=8,
+        invalid=(dict(n=0, local_epsilon=1.0), dict(n=10, local_epsilon=0.0),
                  dict(n=10, local_epsilon=1.0, value_discretization_interval=2.0))),
     M + 'randomizer_pld': Domain(st.one_of(st.fixed_dictionaries(
         dict(n=ints(1, 600), local_epsilon=log_uniform(1e-2, 20.0), value_discretization_interval=log_uniform(1e-3, 1e-1)),

@@ -484,126 +484,15 @@ def fmt21_pair_pld(n:int, # number of users, >= 1
     return vr_pair_pld(n, p, math.tanh(e0/2), 2*p*(p/(p + 1)), flag='hidden',
                        value_discretization_interval=d)
 
-# %% ../../../nbs/19_shuffled_ldp.ipynb #f5219657
-from .randomizers import corner_blanket_upper_pmf
-_COVER_FIRST = 1e-3     # width in log γ of the cover piece next to γ*
-_COVER_GROWTH = 3.0     # each further piece this many times wider
-_COVER_SPLIT = 1.005    # a piece whose ε at δ = 1e-6 exceeds the stronger clone's by this factor is halved
-_COVER_MAX = 24         # pieces computed per query, at most
-_GENERIC_GRID = 200_000 # points of the ε grid of the profiles, at most
-_GENERIC_TAIL = 1e-30   # the profile's grid ends where it falls to this (the rest is put at +inf)
-
-def _cover(e0:float)->list:
-    "Intervals (log γ1, log γ2) covering [log e^-ε0, log γ*], widths from 1e-3 growing 3x, each ε0' = ε0 + width < 8."
-    top, cap = math.log(2) - e0 - math.log1p(math.exp(-e0)), 8.0 - e0 - 1e-9
-    if cap <= 0: raise ResourceLimitError(f'no cover piece fits below ε0 = 8 at ε0 = {e0:g}: use fmt21_pair_pld')
-    out, hi, w = [], top, _COVER_FIRST
-    while hi > -e0:
-        lo = max(-e0, hi - min(w, cap)); out.append((lo, hi)); hi, w = lo, w*_COVER_GROWTH
-        if len(out) > _COVER_MAX:
-            raise ResourceLimitError(f'the cover needs more than {_COVER_MAX} pieces at ε0 = {e0:g} (ε0\' <= 8): '
-                                     'use fmt21_pair_pld')
-    return out
-
-# %% ../../../nbs/19_shuffled_ldp.ipynb #af794a28
-def _piece_args(e0:float, lo:float, hi:float)->tuple:
-    "(ε0', γ1) of the corner box covering log γ in [lo, hi]: γ1 lowered, ε0' raised by a 1e-12 margin."
-    g1 = math.exp(lo)*(1 - 1e-12)
-    return e0 + (hi - math.log(g1)) + 1e-12, g1
-
-def _sparse_delta(l:np.ndarray, # losses, increasing
-                  p:np.ndarray, # their masses
-                  pinf:float, # mass at +inf
-                  grid:np.ndarray, # ε values, >= 0
-                 )->np.ndarray:
-    "Upper δ(ε) = pinf + Σ_{ℓ>ε} p (1 - e^{ε-ℓ}) on the grid, by tail sums padded by their rounding error."
-    A = np.append(np.cumsum(p[::-1])[::-1], 0.0)
-    B = np.append(np.cumsum((p*np.exp(-l))[::-1])[::-1], 0.0)
-    k = np.searchsorted(l, grid, 'right')
-    v = np.maximum(A[k] - np.exp(grid)*B[k], 0.0)
-    return np.minimum(1.0, pinf + v*(1 + 4*_U) + 3*(len(p) + 4)*_U*A[k])
-
-# %% ../../../nbs/19_shuffled_ldp.ipynb #99a8c762
-def _pair_delta(pair:PldPair, grid:np.ndarray)->np.ndarray:
-    "Certified upper δ on the grid of a one-release pair: the larger of its directions."
-    out = np.zeros(len(grid))
-    for fs in pair.factors[0]:
-        assert len(fs) == 1 and fs[0].count == 1, 'one release expected'
-        f = fs[0]; nz = f.p > 0
-        out = np.maximum(out, _sparse_delta(f.l[nz], f.p[nz], f.pinf, grid))
-    return out
-
-def _piece_delta(n:int, e0:float, lo:float, hi:float, d:float, grid:np.ndarray, rel:float=2e-3)->np.ndarray:
-    "Certified upper δ on the grid of every randomizer whose log γ lies in [lo, hi] (the corner box of the piece)."
-    pm = corner_blanket_upper_pmf(n, *_piece_args(e0, lo, hi), rel_block=rel, value_discretization_interval=d)
-    ks = np.array(sorted(pm)); ps = np.array([pm[k] for k in ks.tolist()])
-    return _sparse_delta(ks*d, ps, 0.0, grid)
-
-# %% ../../../nbs/19_shuffled_ldp.ipynb #fa5409f6
-def _local_cap(grid:np.ndarray, e0:float)->np.ndarray:
-    "δ(ε) of any ε0-DP release, (1 - e^{ε-ε0})/(1 + e^-ε0) rounded up, and 0 from ε0 on."
-    cap = np.maximum(0.0, -np.expm1(grid - e0))/(1 + math.exp(-e0))*(1 + 1e-12)
-    return np.where(grid >= e0, 0.0, cap)
-
-def _piece_checked(n, e0, lo, hi, d, grid, cap, strong, ii, up)->tuple:
-    "(capped profile of the piece, whether its ε exceeds the stronger clone's by > 0.5% at a δ in [1e-7, 1e-5])."
-    piece = None
-    if n >= 10**5:                                  # coarse grouping first (cheaper): large n, where pieces rarely bind
-        piece = np.minimum(_piece_delta(n, e0, lo, hi, d, grid, rel=1e-2), cap)
-    if piece is None or np.any(piece[ii] > strong[ii]):                         # it binds: the fine grouping
-        piece = np.minimum(_piece_delta(n, e0, lo, hi, d, grid), cap)
-    return piece, bool(np.any(piece[up] > strong[ii]))
-
-
-# %% ../../../nbs/19_shuffled_ldp.ipynb #128f7728
-def _generic_profile(n:int, e0:float, d:float)->tuple:
-    "(grid, upper δ on it) dominating every ε0-LDP randomizer: the stronger clone (γ >= γ*) and the cover (γ < γ*)."
-    s = max(1, math.ceil(e0/(_GENERIC_GRID*d)))
-    grid = (np.arange(math.ceil(e0/(s*d)) + 1)*s)*d                  # as profile_pair computes its grid: k d
-    cap = _local_cap(grid, e0)
-    strong = np.minimum(_pair_delta(_rr_strong_pair(n, e0, d), grid), cap)
-    ii = np.nonzero((strong <= 1e-5) & (strong >= 1e-7))[0]                    # the δ range refined for
-    up = np.minimum(len(grid) - 1, (ii*_COVER_SPLIT).astype(np.int64) + 1)      # 0.5% further in ε
-    prof, work, budget = strong.copy(), _cover(e0), _COVER_MAX
-    ticker = LateProgress('generic pair: corner pieces', total=_COVER_MAX)
-    while work:
-        lo, hi = work.pop(0); budget -= 1; ticker.step()
-        piece, loose = _piece_checked(n, e0, lo, hi, d, grid, cap, strong, ii, up)
-        if loose and budget - len(work) >= 2 and hi - lo > _COVER_FIRST/2:
-            work += [(lo, (lo + hi)/2), ((lo + hi)/2, hi)]; continue         # too loose: halve it
-        prof = np.maximum(prof, piece)
-    ticker.close()
-    return grid, np.minimum.accumulate(prof)
-
-# %% ../../../nbs/19_shuffled_ldp.ipynb #81d511ba
-@functools.lru_cache(maxsize=16)
-def _generic_pair(n:int, e0:float, d:float)->PldPair:
-    grid, prof = _generic_profile(n, e0, d)
-    small = np.nonzero(prof <= _GENERIC_TAIL)[0]
-    emax = max(float(grid[small[0]]) if len(small) else float(grid[-1]), d)
-    f = lambda e: float(prof[max(0, int(np.searchsorted(grid, e, 'right')) - 1)])     # the grid point <= ε
-    return profile_pair(f, value_discretization_interval=d, epsilon_max=min(emax, 100.0),
-                        max_points=_RR_PROFILE_POINTS)          # lower_certified=False: the profile only
-
+# %% ../../../nbs/19_shuffled_ldp.ipynb #d32c7315
 def generic_pair_pld(n:int, # number of users, in [1, 1e12]
-                     local_epsilon:float, # ε0 in (0, 8) (the cover needs ε0' = ε0 + its widths <= 8)
+                     local_epsilon:float, # ε0 in (0, 700]
                      *, value_discretization_interval:float=1e-4, # loss grid, in [1e-7, 1]
                     )->PldPair:
-    "Certified PLD of n shuffled reports of ANY ε0-LDP randomizer: the stronger clone, the cover for γ < γ*."
-    n = check_int('n', n, lo=1, hi=10**12)
-    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=8.0, lo_open=True, hi_open=True)
-    d = check_interval(value_discretization_interval)
-    check_loss_span(e0 + math.log(2), d)                            # the pieces' ε0' <= ε0 + log 2
-    return _generic_pair(n, e0, float(d))
-
-# %% ../../../nbs/19_shuffled_ldp.ipynb #395d1551
-def _generic_default(n:int, e0:float, d:float)->PldPair:
-    "The tighter at δ = 1e-6 of the generic pair and FMT21's clones pair (FMT21 alone where the cover cannot run)."
-    fm = fmt21_pair_pld(n, e0, value_discretization_interval=d)
-    if e0 >= 8.0 or n > 10**12: return fm
-    try: g = generic_pair_pld(n, e0, value_discretization_interval=d)
-    except ResourceLimitError: return fm
-    return min((g, fm), key=lambda pr: pr.epsilon_bounds(1e-6)[1])
+    "Certified PLD of n shuffled reports of ANY ε0-LDP randomizer (replace-one, both directions): the stronger clone."
+    n = check_int('n', n, lo=1, hi=_MAX_N); e0 = _check_e0(local_epsilon)
+    d = check_interval(value_discretization_interval); check_loss_span(e0, d)
+    return _rr_strong_pair(n, e0, float(d))
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #648276fd
 def _clone_rate_pair(n:int, e0:float, clone:float, d:float)->PldPair:
@@ -665,14 +554,14 @@ def randomizer_pld(n:int, # number of users, >= 1
     d0 = _check_local_delta(local_delta, randomizer)
     if d0 > 0: return _approx_ldp_pld(n, e0, d0, d)                  # the (ε0, δ0) section above
     if randomizer is None or isinstance(randomizer, Generic):
-        return _generic_default(n, e0, d)                          # the generic pair, or FMT21's
+        return generic_pair_pld(n, e0, value_discretization_interval=d)   # the stronger clone (proven)
     p, beta, q = randomizer.variation_ratio(e0)
     if isinstance(randomizer, KRR) and randomizer.k == 2:          # binary RR: γ = 0, the hidden pair is proven
         return _rr_profile_pld(n, e0, d) if n <= _RR_PROFILE_MAX_N else _rr_strong_pair(n, e0, d)
     if isinstance(randomizer, KRR) and e0 <= 8.0 and n <= 10**12:  # the exact blanket pair (notebook 18)
         if n == 1: return krr_blanket_pair_pld(n, randomizer.k, e0, value_discretization_interval=d)
         return krr_pair_pld(n, randomizer.k, e0, value_discretization_interval=d)    # lower end: one actual pair
-    pairs = [fmt21_pair_pld(n, e0, value_discretization_interval=d)]
+    pairs = [generic_pair_pld(n, e0, value_discretization_interval=d)]      # valid for every randomizer
     if e0 <= 8.0 and randomizer.uniform_pairs():
         pairs.append(vr_pair_pld(n, p, beta, q, flag='revealed', value_discretization_interval=d))
     if e0 <= 8.0 and has_blanket_pair(randomizer):                 # the exact blanket pair of two-class randomizers
