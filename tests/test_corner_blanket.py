@@ -86,6 +86,7 @@ def balle_corner_mp(eps, n, e0, g):
     return tot*g_/(n*g_)                                                # (1/(nγ)) E[(Σ Z_j)_+], Z_j = γ·vals
 
 @pytest.mark.parametrize('n,e0,g', [(5, 1.0, math.exp(-0.5)), (5, 3.0, 0.08),
+    pytest.param(5, 9.0, 2e-4, marks=pytest.mark.slow), pytest.param(4, 8.6, 5e-4, marks=pytest.mark.slow),
     pytest.param(8, 2.0, 0.45, marks=pytest.mark.slow), pytest.param(7, 0.5, 0.95, marks=pytest.mark.slow)])
 def test_balle_formula_in_the_interval(n, e0, g):
     "(b) the corner law's δ by Balle et al.'s formula (mpmath) lies in the certified interval."
@@ -132,7 +133,8 @@ def test_regime_kernel_is_exact(n, e0, f):
 
 @pytest.mark.parametrize('n,e0', [(300, 1.0), pytest.param(5000, 3.0, marks=pytest.mark.slow),
                                   pytest.param(10**5, 0.5, marks=pytest.mark.slow),
-                                  pytest.param(10**5, 6.0, marks=pytest.mark.slow)])
+                                  pytest.param(10**5, 6.0, marks=pytest.mark.slow),
+                                  pytest.param(10**5, 8.5, marks=pytest.mark.slow)])   # above 8: widened by a step
 def test_corner_below_stronger_clone(n, e0):
     "(c) for γ >= γ*, the corner upper ε is at most the stronger clone's (clone_pair_pld at γ*), and equal at γ*."
     gs = 2/(math.exp(e0) + 1)
@@ -140,7 +142,7 @@ def test_corner_below_stronger_clone(n, e0):
     for f in (1.0, 1.5):
         if f*gs > 1: continue
         cu = corner_blanket_pair_pld(n, e0, f*gs).epsilon_bounds(1e-6)[1]
-        assert cu <= sc*(1 + 2e-3), (f, cu, sc)
+        assert cu <= sc*(1 + (2e-3 if e0 <= 6 else 5e-3)), (f, cu, sc)     # the grouping: 0.37% at ε0 = 8, 8.5
         if f == 1.0: assert cu >= sc*(1 - 5e-3), (cu, sc)              # the same pair at γ*
 
 def _last_coordinate(alpha, beta, e0):

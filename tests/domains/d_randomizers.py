@@ -85,17 +85,17 @@ DOMAINS = {
                  dict(n=10, randomizer=_bad_randomizers()[2], local_epsilon=1.0),
                  dict(n=10, randomizer=_bad_randomizers()[0], local_epsilon=9.0),
                  dict(n=10, randomizer=_bad_randomizers()[0], local_epsilon=1.0, rel_block=0.0))),
-    M + 'corner_blanket_pair_pld': Domain(st.tuples(ints(1, 10**6), log_uniform(1e-3, 8.0), st.floats(0.0, 1.0), _d).map(
+    M + 'corner_blanket_pair_pld': Domain(st.tuples(ints(1, 10**6), log_uniform(1e-3, 10.0), st.floats(0.0, 1.0), _d).map(
         lambda t: dict(n=t[0], local_epsilon=t[1], gamma=math.exp(-t[1]) + t[2]*(1 - math.exp(-t[1])),
                        value_discretization_interval=t[3])), kind='object', check=_pair_ok, max_examples=8, quick=2,
-        invalid=(dict(n=0, local_epsilon=1.0, gamma=0.5), dict(n=10, local_epsilon=9.0, gamma=0.5),
+        invalid=(dict(n=0, local_epsilon=1.0, gamma=0.5), dict(n=10, local_epsilon=10.5, gamma=0.5),
                  dict(n=10, local_epsilon=1.0, gamma=0.2), dict(n=10, local_epsilon=1.0, gamma=1.5),
                  dict(n=10, local_epsilon=1.0, gamma=0.5, rel_block=0.0))),
-    M + 'corner_blanket_upper_pmf': Domain(st.tuples(ints(1, 10**6), log_uniform(1e-3, 8.0), st.floats(0.0, 1.0), _d).map(
+    M + 'corner_blanket_upper_pmf': Domain(st.tuples(ints(1, 10**6), log_uniform(1e-3, 10.0), st.floats(0.0, 1.0), _d).map(
         lambda t: dict(n=t[0], local_epsilon=t[1], gamma=math.exp(-t[1]) + t[2]*(1 - math.exp(-t[1])),
                        value_discretization_interval=t[3])), kind='object', max_examples=8, quick=2,
         check=lambda r, kw: all(v >= 0 for v in r.values()) and 1 - 1e-6 <= sum(r.values()) <= 1.01,
-        invalid=(dict(n=0, local_epsilon=1.0, gamma=0.5), dict(n=10, local_epsilon=9.0, gamma=0.5),
+        invalid=(dict(n=0, local_epsilon=1.0, gamma=0.5), dict(n=10, local_epsilon=10.5, gamma=0.5),
                  dict(n=10, local_epsilon=1.0, gamma=0.2), dict(n=10, local_epsilon=1.0, gamma=1.5),
                  dict(n=10, local_epsilon=1.0, gamma=0.5, rel_block=0.0))),
     M + 'has_blanket_pair': Domain(st.fixed_dictionaries(dict(randomizer=_two_class())), kind='object',

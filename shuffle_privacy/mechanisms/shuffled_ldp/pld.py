@@ -538,7 +538,7 @@ def _approx_ldp_pld(n:int, e0:float, d0:float, d:float)->PldPair:
                         max_points=_RR_PROFILE_POINTS)             # lower_certified=False: the profile only
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #33f9c7ea
-from .randomizers import with_dataset_lower
+from .randomizers import with_dataset_lower, CORNER_EPS_MAX
 
 def randomizer_pld(n:int, # number of users, >= 1
                    local_epsilon:float, # ε0 in (0, 700]
@@ -567,7 +567,7 @@ def randomizer_pld(n:int, # number of users, >= 1
     if e0 <= 8.0 and has_blanket_pair(randomizer):                 # the exact blanket pair of two-class randomizers
         try: pairs.append(blanket_pair_pld(n, randomizer, e0, value_discretization_interval=d))
         except ResourceLimitError: pass                            # too large an n for it
-    if e0 <= 8.0 and isinstance(randomizer, (Laplace, Piecewise, Collision)):   # the corner blanket at their γ
+    if e0 <= CORNER_EPS_MAX and isinstance(randomizer, (Laplace, Piecewise, Collision)):   # the corner pair at γ
         g = randomizer.blanket_gamma(e0)
         try: pairs.append(corner_blanket_pair_pld(n, e0, g, value_discretization_interval=d))
         except ResourceLimitError: pass
