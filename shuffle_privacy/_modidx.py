@@ -1530,6 +1530,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                                         'shuffle_privacy/mechanisms/shuffled_ldp/pld.py'),
                                                              'shuffle_privacy.mechanisms.shuffled_ldp.pld._stirlerr': ( 'shuffled_ldp.html#_stirlerr',
                                                                                                                         'shuffle_privacy/mechanisms/shuffled_ldp/pld.py'),
+                                                             'shuffle_privacy.mechanisms.shuffled_ldp.pld._structured_pld': ( 'shuffled_ldp.html#_structured_pld',
+                                                                                                                              'shuffle_privacy/mechanisms/shuffled_ldp/pld.py'),
                                                              'shuffle_privacy.mechanisms.shuffled_ldp.pld.blanket_delta': ( 'shuffled_ldp.html#blanket_delta',
                                                                                                                             'shuffle_privacy/mechanisms/shuffled_ldp/pld.py'),
                                                              'shuffle_privacy.mechanisms.shuffled_ldp.pld.blanket_epsilon': ( 'shuffled_ldp.html#blanket_epsilon',

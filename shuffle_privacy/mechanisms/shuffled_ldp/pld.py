@@ -452,6 +452,7 @@ def _rr_profile_on_grid(n:int, e0:float, grid:np.ndarray, rows:int=256)->np.ndar
     return np.minimum(1.0, np.maximum(out, 0.0)*(1 + 1e-9))
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #4921f231
+@functools.lru_cache(maxsize=16)
 def _rr_strong_pair(n:int, e0:float, d:float)->PldPair:
     "The stronger-clone pair of binary RR (proven): the VR pair with γ = 0, or clone_pair_pld above ε0 = 8."
     if e0 > 8.0:
@@ -540,21 +541,9 @@ def _approx_ldp_pld(n:int, e0:float, d0:float, d:float)->PldPair:
 # %% ../../../nbs/19_shuffled_ldp.ipynb #33f9c7ea
 from .randomizers import with_dataset_lower, CORNER_EPS_MAX
 
-def randomizer_pld(n:int, # number of users, >= 1
-                   local_epsilon:float, # ε0 in (0, 700]
-                   randomizer:Randomizer|None=None, # a descriptor of mechanisms.shuffled_ldp.randomizers; None: generic
-                   *, value_discretization_interval:float=1e-4, # loss grid, in [1e-7, 1]
-                   local_delta:float=0.0, # δ0 in [0, 1) of (ε0, δ0)-LDP reports; > 0 only with a generic randomizer
-                  )->PldPair:
-    "The tightest certified PLD pair of n shuffled reports of `randomizer` at ε0, or of any (ε0, δ0)-LDP one."
-    n = check_int('n', n, lo=1, hi=_MAX_N); e0 = _check_e0(local_epsilon)
-    d = check_interval(value_discretization_interval); check_loss_span(e0, d)
-    if randomizer is not None and not isinstance(randomizer, Randomizer):
-        raise TypeError(f'randomizer must be None or a randomizers descriptor; got {type(randomizer).__name__}')
-    d0 = _check_local_delta(local_delta, randomizer)
-    if d0 > 0: return _approx_ldp_pld(n, e0, d0, d)                  # the (ε0, δ0) section above
-    if randomizer is None or isinstance(randomizer, Generic):
-        return generic_pair_pld(n, e0, value_discretization_interval=d)   # the stronger clone (proven)
+@functools.lru_cache(maxsize=32)
+def _structured_pld(n:int, e0:float, randomizer:Randomizer, d:float)->PldPair:
+    "The tightest certified pair of a structured randomizer (arguments validated), cached: studies repeat them."
     p, beta, q = randomizer.variation_ratio(e0)
     if isinstance(randomizer, KRR) and randomizer.k == 2:          # binary RR: γ = 0, the hidden pair is proven
         return _rr_profile_pld(n, e0, d) if n <= _RR_PROFILE_MAX_N else _rr_strong_pair(n, e0, d)
@@ -573,6 +562,24 @@ def randomizer_pld(n:int, # number of users, >= 1
         except ResourceLimitError: pass
     best = min(pairs, key=lambda pr: pr.epsilon_bounds(1e-6)[1])   # each dominates: the tightest at δ = 1e-6
     return with_dataset_lower(best, n, randomizer, e0) if n >= 2 and e0 <= 8.0 else best   # one actual pair below
+
+# %% ../../../nbs/19_shuffled_ldp.ipynb #b4490f23
+def randomizer_pld(n:int, # number of users, >= 1
+                   local_epsilon:float, # ε0 in (0, 700]
+                   randomizer:Randomizer|None=None, # a descriptor of mechanisms.shuffled_ldp.randomizers; None: generic
+                   *, value_discretization_interval:float=1e-4, # loss grid, in [1e-7, 1]
+                   local_delta:float=0.0, # δ0 in [0, 1) of (ε0, δ0)-LDP reports; > 0 only with a generic randomizer
+                  )->PldPair:
+    "The tightest certified PLD pair of n shuffled reports of `randomizer` at ε0, or of any (ε0, δ0)-LDP one."
+    n = check_int('n', n, lo=1, hi=_MAX_N); e0 = _check_e0(local_epsilon)
+    d = check_interval(value_discretization_interval); check_loss_span(e0, d)
+    if randomizer is not None and not isinstance(randomizer, Randomizer):
+        raise TypeError(f'randomizer must be None or a randomizers descriptor; got {type(randomizer).__name__}')
+    d0 = _check_local_delta(local_delta, randomizer)
+    if d0 > 0: return _approx_ldp_pld(n, e0, d0, d)                  # the (ε0, δ0) section above
+    if randomizer is None or isinstance(randomizer, Generic):
+        return generic_pair_pld(n, e0, value_discretization_interval=d)   # the stronger clone (proven)
+    return _structured_pld(n, e0, randomizer, float(d))
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #712efb43
 @dataclasses.dataclass(frozen=True)
