@@ -1127,7 +1127,8 @@ def binned_dataset_delta(epsilon:float, # ε >= 0
         raise ValueError(f'randomizer must be laplace() or piecewise(); got {randomizer}')
     cuts = _check_cuts(cuts)
     if eps >= e0: return 0.0                         # every loss of one pair is at most ε0
-    best = max(_four_delta(eps, n, *c) for c in _binned_candidates(randomizer, e0, cuts))
+    cands = _binned_candidates(randomizer, e0, cuts)
+    best = max(_four_delta(eps, n, *c) for c in progress(cands, desc='binned views'))
     return max(0.0, best*(1 - 3*n*_BIN_TAU) - 3*_BIN_TAU*(1 + math.exp(eps)))
 
 # %% ../../../nbs/18_randomizers.ipynb #81fdac61
@@ -1213,5 +1214,4 @@ def mixed_dataset_delta(epsilon:float, # ε >= 0
     if eps >= e0: return 0.0
     fams = [("x'", 'x')] + ([('z', 'x'), ('z', "x'")] if laws['z'] is not None else [])
     runs = [(a, b, m) for a, b in fams for m in range(min(cap, n - 1) + 1)]
-    its = progress(runs, desc='mixed datasets') if n*len(runs) > 10**6 else runs
-    return max(_mixed_delta(eps, n, laws, a, b, m) for a, b, m in its)
+    return max(_mixed_delta(eps, n, laws, a, b, m) for a, b, m in progress(runs, desc='mixed datasets'))
