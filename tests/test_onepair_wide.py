@@ -145,10 +145,10 @@ def test_binned_below_corner_upper(rz):
 
 @pytest.mark.parametrize('rz', [R.hadamard_response(64, 32), R.unary_encoding(), R.subset_selection(20, 5)], ids=str)
 def test_mixed_below_blanket_upper(rz):
-    n, e0 = 200, 2.0
+    n, e0 = 100, 2.0
     up = R.blanket_pair_pld(n, rz, e0, value_discretization_interval=1e-3)
     for eps in (0.1, 0.4):
-        assert R.mixed_dataset_delta(eps, n, rz, e0, max_mixture=4) <= up.delta_bounds(eps)[1]
+        assert R.mixed_dataset_delta(eps, n, rz, e0, max_mixture=3) <= up.delta_bounds(eps)[1]
 
 @pytest.mark.parametrize('rz', [R.laplace(), R.piecewise()], ids=str)
 def test_event_lower_end_binned(rz):
