@@ -199,3 +199,9 @@ def test_binned_bad_inputs(kw):
 def test_mixed_bad_inputs(kw):
     args = dict(epsilon=0.1, n=10, randomizer=R.k_rr(3), local_epsilon=1.0) | kw
     with pytest.raises((ValueError, TypeError), match=next(iter(kw))): R.mixed_dataset_delta(**args)
+
+def test_mixed_refuses_too_large_before_work():
+    "n = 1e6, Hadamard response at ε0 = 4: the majority window alone is over the cap; refused at once."
+    from shuffle_privacy.core import ResourceLimitError
+    with pytest.raises(ResourceLimitError, match='cells'):
+        R.mixed_dataset_delta(0.3, 10**6, R.hadamard_response(128, 64), 4.0)

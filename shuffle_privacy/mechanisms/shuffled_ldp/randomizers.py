@@ -1173,6 +1173,13 @@ def _trinomial(N, p, q, w10, w01):
     return stats.binom.pmf(a, N, p)*stats.binom.pmf(b, N - a, min(1.0, q/(1 - p)) if p < 1 else 0.0)
 
 # %% ../../../nbs/18_randomizers.ipynb #71297387
+def _check_mix_cost(cells, m):
+    "ResourceLimitError when the majority window or its (m+1)(m+2)/2 shifted adds are too many (before any work)."
+    if cells > _MAX_MIX_CELLS or cells*(m + 1)*(m + 2) > 50*_MAX_MIX_CELLS:
+        raise ResourceLimitError(f'{cells:.3g} cells with m = {m}; mixed_dataset_delta handles up to '
+                                 f'{_MAX_MIX_CELLS:.0e} cells and 25·{_MAX_MIX_CELLS:.0e} shifted adds '
+                                 '(a smaller n or max_mixture)')
+
 def _conv2(A, B):
     "Direct 2-D convolution (sums of non-negative products: relative accuracy in the tails, unlike an FFT)."
     out = np.zeros((A.shape[0] + B.shape[0] - 1, A.shape[1] + B.shape[1] - 1))
@@ -1184,9 +1191,7 @@ def _mixed_delta(eps, n, laws, major, minor, m):
     "δ(ε) of the (h10, h01) view, victim x vs x', m others at `minor`, the rest at `major`; rounded down."
     N = n - 1 - m; p, q = laws[major]
     (a0, a1), (b0, b1) = _c_window(N, p), _c_window(N, q)
-    if (a1 - a0 + 1)*(b1 - b0 + 1) > _MAX_MIX_CELLS:
-        raise ResourceLimitError(f'{(a1 - a0 + 1)*(b1 - b0 + 1):.3g} cells; mixed_dataset_delta handles up to '
-                                 f'{_MAX_MIX_CELLS:.0e} (a smaller n)')
+    _check_mix_cost((a1 - a0 + 1)*(b1 - b0 + 1), m)
     tail = binom_tail_bound(N, p, lo=a0, hi=a1) + binom_tail_bound(N, q, lo=b0, hi=b1)
     O = _trinomial(N, p, q, (a0, a1), (b0, b1))
     if m: O = _conv2(O, _trinomial(m, *laws[minor], (0, m), (0, m)))
@@ -1214,4 +1219,7 @@ def mixed_dataset_delta(epsilon:float, # ε >= 0
     if eps >= e0: return 0.0
     fams = [("x'", 'x')] + ([('z', 'x'), ('z', "x'")] if laws['z'] is not None else [])
     runs = [(a, b, m) for a, b in fams for m in range(min(cap, n - 1) + 1)]
+    for a, _, m in runs:                            # every run's cost, before any work
+        (a0, a1), (b0, b1) = (_c_window(n - 1 - m, v) for v in laws[a])
+        _check_mix_cost((a1 - a0 + 1)*(b1 - b0 + 1), m)
     return max(_mixed_delta(eps, n, laws, a, b, m) for a, b, m in progress(runs, desc='mixed datasets'))
