@@ -198,9 +198,9 @@ def test_lap_pair_delta_at_n1():
                                      pytest.param(collision(1, 3), 2000, 1.0, marks=pytest.mark.slow)])
 def test_randomizer_pld_takes_the_corner(rz, n, e0):
     "randomizer_pld picks the corner pair for Laplace, piecewise and collision, and it beats FMT21 there."
-    got = randomizer_pld(n, e0, rz).epsilon_bounds(1e-6)
+    got = randomizer_pld(n, e0, rz).epsilon_bounds(1e-6)              # its lower end may be an actual pair's
     cor = corner_blanket_pair_pld(n, e0, rz.blanket_gamma(e0)).epsilon_bounds(1e-6)
-    assert got == cor and cor[1] < fmt21_pair_pld(n, e0).epsilon_bounds(1e-6)[1]
+    assert got[1] == cor[1] and cor[1] < fmt21_pair_pld(n, e0).epsilon_bounds(1e-6)[1]
 
 def test_collision_corner_is_disjoint_hadamard():
     "Collision with 2s <= l: the corner classes are those of Hadamard response with disjoint sets (s/l, 0)."

@@ -83,7 +83,8 @@ def test_every_randomizer_composes_and_is_certified(rz, n):
     ev = ShuffledLDPEvent(n, 1.5, randomizer=rz)
     pair = pld_of(ev, 1e-3)
     krr = (isinstance(rz, R.KRR) and rz.k >= 3) or isinstance(   # the lower end is one actual pair's (certified)
-        rz, (R.SubsetSelection, R.LocalHash, R.HadamardResponse, R.UnaryEncoding))   # (with_dataset_lower)
+        rz, (R.SubsetSelection, R.LocalHash, R.HadamardResponse, R.UnaryEncoding,     # (with_dataset_lower;
+             R.Laplace, R.Piecewise))                                                  # binned for these two)
     assert pair.lower_certified is krr
     fmt = fmt21_pair_pld(n, 1.5, value_discretization_interval=1e-3).epsilon_bounds(1e-6)[1]
     assert pair.epsilon_bounds(1e-6)[1] <= fmt*(1 + 1e-9)                  # never worse than the generic guarantee

@@ -95,7 +95,12 @@ def randomizer_league_row(row:dict, # one stored Wang et al. row (randomizer, op
                           _extremal_status(row, n, e0, delta, d) if rz.tv_is_extremal(e0) else 'claimed (proof gap)')
     if row['randomizer'] == 'k_rr' and n <= 10**5 and e0 <= 50:       # one neighbouring pair, exact (notebook 18)
         out['pair_delta'] = R.krr_dataset_delta(row['eps_ub'], n, row['options']['k'], e0)
+    elif row['randomizer'] in ('laplace', 'piecewise') and n <= 10**4 and e0 <= 8:
+        out['pair_delta'] = R.binned_dataset_delta(row['eps_ub'], n, rz, e0)   # actual pairs through output bins
     elif row['randomizer'] not in ('k_rr', 'binary_rr') and n <= 10**4 and e0 <= 8 and R.has_blanket_pair(rz):
-        out['pair_delta'] = R.dataset_delta(row['eps_ub'], n, rz, e0)    # one actual pair, four-group views
+        out['pair_delta'] = max(R.dataset_delta(row['eps_ub'], n, rz, e0),     # one actual pair, four-group views,
+                                R.mixed_dataset_delta(row['eps_ub'], n, rz, e0, max_mixture=4))   # and mixed ones
     if out.get('pair_delta', 0.0) > delta: out['wang_status'] = 'false (one pair exceeds δ)'
+    elif out.get('pair_delta', 0.0) > row.get('raw_delta_at_eps_ub', math.inf):  # their code's δ at their ε
+        out['wang_status'] += "; their δ(ε) below one pair's"
     return out

@@ -144,3 +144,27 @@ DOMAINS.update({
         invalid=(dict(pair=None, n=1, randomizer=_bad_randomizers()[0], local_epsilon=1.0),
                  dict(pair=None, n=10, randomizer=_bad_randomizers()[0], local_epsilon=9.0))),
 })
+
+def _lap_or_pw():
+    from shuffle_privacy.mechanisms.shuffled_ldp import randomizers as R
+    return st.sampled_from([R.laplace(), R.piecewise()])
+
+DOMAINS.update({
+    M + 'binned_dataset_delta': Domain(st.fixed_dictionaries(dict(
+        epsilon=log_uniform(1e-6, 20.0), n=ints(2, 3000), randomizer=_lap_or_pw(), local_epsilon=log_uniform(1e-3, 8.0))),
+        kind='delta', max_examples=10,
+        invalid=(dict(epsilon=-1.0, n=10, randomizer=_bad_randomizers()[1], local_epsilon=1.0),
+                 dict(epsilon=0.1, n=1, randomizer=_bad_randomizers()[1], local_epsilon=1.0),
+                 dict(epsilon=0.1, n=10, randomizer=_bad_randomizers()[0], local_epsilon=1.0),
+                 dict(epsilon=0.1, n=10, randomizer=_bad_randomizers()[1], local_epsilon=9.0),
+                 dict(epsilon=0.1, n=10, randomizer=_bad_randomizers()[1], local_epsilon=1.0, cuts=[(0.9, 0.1, 0.5)]))),
+    M + 'mixed_dataset_delta': Domain(st.fixed_dictionaries(dict(
+        epsilon=log_uniform(1e-6, 20.0), n=ints(2, 2000), randomizer=_two_class(), local_epsilon=log_uniform(1e-3, 8.0),
+        max_mixture=ints(0, 4))),
+        kind='delta', max_examples=8,
+        invalid=(dict(epsilon=-1.0, n=10, randomizer=_bad_randomizers()[0], local_epsilon=1.0),
+                 dict(epsilon=0.1, n=1, randomizer=_bad_randomizers()[0], local_epsilon=1.0),
+                 dict(epsilon=0.1, n=10, randomizer=_bad_randomizers()[1], local_epsilon=1.0),
+                 dict(epsilon=0.1, n=10, randomizer=_bad_randomizers()[0], local_epsilon=9.0),
+                 dict(epsilon=0.1, n=10, randomizer=_bad_randomizers()[0], local_epsilon=1.0, max_mixture=65))),
+})

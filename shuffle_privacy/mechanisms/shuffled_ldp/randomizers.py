@@ -9,7 +9,7 @@ __all__ = ['P_MAX', 'CORNER_EPS_MAX', 'VRParams', 'check_local_epsilon', 'Random
            'optimized_unary_encoding', 'Collision', 'collision', 'vr_parameters', 'binom_tail_bound', 'LossGrid',
            'vr_pair_pld', 'vr_delta', 'krr_blanket_pair_pld', 'krr_dataset_delta', 'krr_pair_pld', 'has_blanket_pair',
            'blanket_pair_pld', 'dataset_delta', 'with_dataset_lower', 'corner_blanket_pair_pld',
-           'corner_blanket_upper_pmf']
+           'corner_blanket_upper_pmf', 'binned_dataset_delta', 'mixed_dataset_delta']
 
 # %% ../../../nbs/18_randomizers.ipynb #14915dc6
 import dataclasses, math
@@ -1040,9 +1040,9 @@ def with_dataset_lower(pair:PldPair, # a certified pair of this randomizer at (n
     if not isinstance(randomizer, Randomizer):
         raise TypeError(f'randomizer must be a randomizers descriptor; got {type(randomizer).__name__}')
     if not isinstance(pair, PldPair): raise TypeError(f'pair must be a PldPair; got {type(pair).__name__}')
-    if not has_blanket_pair(randomizer): return pair
-    d = pair.d
-    lo = _view_lower(n, randomizer, e0, d, math.ceil((e0 + 2*_ETA_LOSS)/d) + 1)
+    d = pair.d; kmax = math.ceil((e0 + 2*_ETA_LOSS)/d) + 1
+    lo = (_view_lower(n, randomizer, e0, d, kmax) if has_blanket_pair(randomizer) else
+          _binned_view_lower(n, randomizer, e0, d, kmax))        # Laplace, piecewise: binned (last section)
     if lo is None: return pair
     i0 = min(lo); m = np.zeros(max(lo) - i0 + 1)
     for i, v in lo.items(): m[i - i0] = v
@@ -1109,3 +1109,174 @@ def corner_blanket_upper_pmf(n:int, # number of users, in [1, 1e12]
     gam, p10, p11 = _corner_classes(e0, g)
     if p10 <= 0: return {0: 1.0}                                # ℓ0 = ℓ1: every loss is 0
     return _corner_widen(_class_upper(n, e0, gam, p10, p11, rel, d, math.ceil((e0 + 2*_ETA_LOSS)/d) + 1), e0, True)
+
+# %% ../../../nbs/18_randomizers.ipynb #36e6a43d
+def _lap_tail(t, x, b, upper):
+    "Lap(x, b) mass above t (upper) or below t: ½e^{-s}, or ½ - ½expm1(s) for s < 0 (no cancellation)."
+    s = (t - x)/b if upper else (x - t)/b
+    return 0.5*math.exp(-s) if s >= 0 else 0.5 - 0.5*math.expm1(s)
+
+def _lap_mass(u, v, x, b):
+    "Lap(x, b) mass of the interval (u, v), u < v (±inf allowed), as a sum of non-negative terms."
+    if u == -math.inf: return _lap_tail(v, x, b, False)
+    if v == math.inf: return _lap_tail(u, x, b, True)
+    if v <= x: return 0.5*math.exp((v - x)/b)*-math.expm1(-(v - u)/b)
+    if u >= x: return 0.5*math.exp(-(u - x)/b)*-math.expm1(-(v - u)/b)
+    return -0.5*math.expm1((u - x)/b) - 0.5*math.expm1(-(v - x)/b)
+
+# %% ../../../nbs/18_randomizers.ipynb #cee55e0c
+_LAPLACE_CUTS = ((0.54, 0.6, 0.69), (0.26, 0.36, 1.92), (0.5, 0.75, 0.9), (0.25, 0.5, 0.9), (0.0, 0.5, 1.0))
+_BIN_TAU = 1e-13               # relative error allowed in each computed group mass and ratio
+
+def _laplace_groups(e0, z, groups):
+    "(π, ℓ0, ℓ1) of a partition (lists of intervals): Lap(z, 1/ε0) masses, and Lap(0, ·), Lap(1, ·) over them."
+    b = 1/e0
+    mass = lambda x: np.array([sum(_lap_mass(u, v, x, b) for u, v in g) for g in groups])
+    P = mass(z)
+    return P, mass(0.0)/P, mass(1.0)/P
+
+def _q_piecewise(e0):
+    "q[a, b, c]: ω-masses (ω uniform on [-C, C]) of membership in the bands of t = -1, 1 and 0."
+    h = math.exp(e0/2); C = (h + 1)/(h - 1); o = max(0.0, (C - 3)/2)    # o: overlap of band(0) with band(±1)
+    q = np.zeros((2, 2, 2))
+    q[1, 0, 0] = q[0, 1, 0] = (C - 1 - o)/(2*C); q[1, 0, 1] = q[0, 1, 1] = o/(2*C)
+    q[0, 0, 1] = (C - 1 - 2*o)/(2*C); q[0, 0, 0] = max(0.0, (3 - C + 2*o)/(2*C))
+    return q
+
+# %% ../../../nbs/18_randomizers.ipynb #68755ce7
+def _binned_candidates(rz, e0, cuts):
+    "(π, ℓ0, ℓ1) of the four-group views tried: actual pairs (victim at the two ends of the domain) through bins."
+    if isinstance(rz, Piecewise):                   # the bands: k-RR-like classes (exact when ε0 >= 2 log 2)
+        pk = 1/(math.exp(e0/2) + 1)
+        pi, l0, l1 = _class_laws(_q_pair(pk, 0.0), e0)
+        return [_view_laws(*_class_laws(_q_piecewise(e0), e0), _VIEWS[0]),
+                _view_laws(pi, l0, l1, _VIEWS[0]), _view_laws(pi, l1, l0, _VIEWS[0])]
+    I, out = math.inf, []
+    for c in cuts:                                  # the others at x' = 1, each way round
+        P, L0, L1 = _laplace_groups(e0, 1.0, [[(-I, c[0])], [(c[0], c[1])], [(c[1], c[2])], [(c[2], I)]])
+        out += [(P, L0, L1), (P, L1, L0)]
+    w = min(0.25, 0.5/e0)                           # the others at 1/2: tails beyond the inputs, a window, the rest
+    out.append(_laplace_groups(e0, 0.5, [[(-I, 0.0)], [(1.0, I)], [(0.5 - w, 0.5 + w)],
+                                        [(0.0, 0.5 - w), (0.5 + w, 1.0)]]))
+    return out
+
+def _check_cuts(cuts):
+    "Validated Laplace cut triples (increasing, in [-10, 11]); None: the built-in set."
+    if cuts is None: return _LAPLACE_CUTS
+    out = tuple(tuple(float(v) for v in c) for c in cuts)
+    if not out or any(len(c) != 3 or not -10 <= c[0] < c[1] < c[2] <= 11 for c in out):
+        raise ValueError(f'cuts must be a non-empty sequence of increasing triples in [-10, 11]; got {cuts!r}')
+    return out
+
+# %% ../../../nbs/18_randomizers.ipynb #2c79949f
+def binned_dataset_delta(epsilon:float, # ε >= 0
+                         n:int, # number of users, in [2, 1e7]
+                         randomizer:Randomizer, # laplace() or piecewise()
+                         local_epsilon:float, # ε0 in (0, 8]
+                         *, cuts=None, # Laplace: increasing cut triples in [-10, 11], the others at 1; None: built in
+                        )->float:
+    "Certified lower bound on shuffled Laplace's or piecewise's δ(ε) (replace-one): actual pairs through output bins."
+    eps = check_real('epsilon', epsilon, lo=0.0, hi=700.0); n = check_int('n', n, lo=2, hi=10**7)
+    if not isinstance(randomizer, Randomizer):
+        raise TypeError(f'randomizer must be a randomizers descriptor; got {type(randomizer).__name__}')
+    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=8.0, lo_open=True)
+    if not isinstance(randomizer, (Laplace, Piecewise)):
+        raise ValueError(f'randomizer must be laplace() or piecewise(); got {randomizer}')
+    cuts = _check_cuts(cuts)
+    if eps >= e0: return 0.0                         # every loss of one pair is at most ε0
+    cands = _binned_candidates(randomizer, e0, cuts)
+    best = max(_four_delta(eps, n, *c) for c in progress(cands, desc='binned views'))
+    return max(0.0, best*(1 - 3*n*_BIN_TAU) - 3*_BIN_TAU*(1 + math.exp(eps)))
+
+# %% ../../../nbs/18_randomizers.ipynb #81fdac61
+def _laws_view_lower(n, P, L0, L1, e0, d, kmax):
+    "Lower PMF of the (a + b, a) view of a symmetric three-group law (as `_view_lower`, from the group laws)."
+    A, B, lbar = L0[0], L1[0], L0[2]
+    lo_s, hi_s = _c_window(n, 2*P[0])
+    s = np.arange(max(lo_s, 1), hi_s + 1)
+    C = (n - s)*lbar
+    lw = _logpmf(s, n, 2*P[0]) + np.log(((A + B)/2*s + C)/n)
+    lam = np.minimum(1.0, (A + B)*s/((A + B)*s + 2*C))
+    acc = LossGrid(kmax)
+    if lo_s == 0: acc.add(np.array([-1]), np.array([float(np.exp(_logpmf(0, n, 2*P[0])))*lbar]))
+    _fill(acc, s, lw, lam, math.tanh(e0/2), d, math.exp(e0), False, 64)
+    return {i: m*(1 - 1e-11) for i, m in acc.pmf(False).items()}
+
+def _binned_view_lower(n, rz, e0, d, kmax):
+    "Lower PMF of a symmetric binned view of Laplace (others at 1/2) or piecewise (others at 0); else None."
+    if isinstance(rz, Piecewise): laws = _view_laws(*_class_laws(_q_piecewise(e0), e0), ((4, 5), (2, 3), (6, 7, 0, 1)))
+    elif isinstance(rz, Laplace): laws = _laplace_groups(e0, 0.5, [[(-math.inf, 0.0)], [(1.0, math.inf)],
+                                                                 [(0.0, 1.0)]])
+    else: return None
+    return _laws_view_lower(n, *laws, e0, d, kmax)
+
+# %% ../../../nbs/18_randomizers.ipynb #be29a8f0
+_MAX_MIX_CELLS = 4*10**6       # majority-window cells of one mixed evaluation
+
+def _type_laws(rz, e0):
+    "P(C_x only), P(C_x' only) of one report of a user at x, at x' and at the third value z (None without one)."
+    g, p10, _ = _blanket_classes(rz, e0); E = math.exp(e0)
+    out = {'x': (g*p10*E, g*p10), "x'": (g*p10, g*p10*E), 'z': None}
+    q = _q_third(rz, e0)
+    if q is not None:
+        pi, _, _ = _class_laws(q, e0)
+        out['z'] = (float(pi[1, 0].sum()), float(pi[0, 1].sum()))
+    return out
+
+def _trinomial(N, p, q, w10, w01):
+    "Mult(N; p, q, rest) on the window w10 × w01 of (h10, h01), by h10 ~ Bin(N, p), h01 | h10 ~ Bin(N - h10, q/(1-p))."
+    a = np.arange(w10[0], w10[1] + 1)[:, None]; b = np.arange(w01[0], w01[1] + 1)[None, :]
+    if N == 0: return np.where((a == 0) & (b == 0), 1.0, 0.0)
+    return stats.binom.pmf(a, N, p)*stats.binom.pmf(b, N - a, min(1.0, q/(1 - p)) if p < 1 else 0.0)
+
+# %% ../../../nbs/18_randomizers.ipynb #71297387
+def _check_mix_cost(cells, m):
+    "ResourceLimitError when the majority window or its (m+1)(m+2)/2 shifted adds are too many (before any work)."
+    if cells > _MAX_MIX_CELLS or cells*(m + 1)*(m + 2) > 50*_MAX_MIX_CELLS:
+        raise ResourceLimitError(f'{cells:.3g} cells with m = {m}; mixed_dataset_delta handles up to '
+                                 f'{_MAX_MIX_CELLS:.0e} cells and 25·{_MAX_MIX_CELLS:.0e} shifted adds '
+                                 '(a smaller n or max_mixture)')
+
+def _conv2(A, B):
+    "Direct 2-D convolution (sums of non-negative products: relative accuracy in the tails, unlike an FFT)."
+    out = np.zeros((A.shape[0] + B.shape[0] - 1, A.shape[1] + B.shape[1] - 1))
+    for i, j in zip(*np.nonzero(B)):
+        out[i:i + A.shape[0], j:j + A.shape[1]] += B[i, j]*A
+    return out
+
+def _mixed_delta(eps, n, laws, major, minor, m):
+    "δ(ε) of the (h10, h01) view, victim x vs x', m others at `minor`, the rest at `major`; rounded down."
+    N = n - 1 - m; p, q = laws[major]
+    (a0, a1), (b0, b1) = _c_window(N, p), _c_window(N, q)
+    _check_mix_cost((a1 - a0 + 1)*(b1 - b0 + 1), m)
+    tail = binom_tail_bound(N, p, lo=a0, hi=a1) + binom_tail_bound(N, q, lo=b0, hi=b1)
+    O = _trinomial(N, p, q, (a0, a1), (b0, b1))
+    if m: O = _conv2(O, _trinomial(m, *laws[minor], (0, m), (0, m)))
+    P, Q = (_conv2(O, _trinomial(1, *laws[v], (0, 1), (0, 1))) for v in ('x', "x'"))
+    tau, Ee, best = 1e-12 + 1e-14*n, math.exp(eps), 0.0
+    for A, B in ((P, Q), (Q, P)):
+        diff = A - Ee*B; pos = diff > 0
+        best = max(best, float(diff[pos].sum()) - 2*tau*float(A[pos].sum()) - Ee*tail)
+    return max(0.0, best)
+
+# %% ../../../nbs/18_randomizers.ipynb #03e91e42
+def mixed_dataset_delta(epsilon:float, # ε >= 0
+                        n:int, # number of users, in [2, 1e7]
+                        randomizer:Randomizer, # a two-class randomizer (has_blanket_pair), as for dataset_delta
+                        local_epsilon:float, # ε0 in (0, 8]
+                        *, max_mixture:int=8, # the largest number m of others placed apart from the rest, in [0, 64]
+                       )->float:
+    "Certified lower bound on a shuffled two-class randomizer's δ(ε): the best mixed dataset, m <= max_mixture apart."
+    eps = check_real('epsilon', epsilon, lo=0.0, hi=700.0); n = check_int('n', n, lo=2, hi=10**7)
+    if not isinstance(randomizer, Randomizer):
+        raise TypeError(f'randomizer must be a randomizers descriptor; got {type(randomizer).__name__}')
+    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=8.0, lo_open=True)
+    cap = check_int('max_mixture', max_mixture, lo=0, hi=64)
+    laws = _type_laws(randomizer, e0)               # ValueError naming randomizer if it is not a two-class one
+    if eps >= e0: return 0.0
+    fams = [("x'", 'x')] + ([('z', 'x'), ('z', "x'")] if laws['z'] is not None else [])
+    runs = [(a, b, m) for a, b in fams for m in range(min(cap, n - 1) + 1)]
+    for a, _, m in runs:                            # every run's cost, before any work
+        (a0, a1), (b0, b1) = (_c_window(n - 1 - m, v) for v in laws[a])
+        _check_mix_cost((a1 - a0 + 1)*(b1 - b0 + 1), m)
+    return max(_mixed_delta(eps, n, laws, a, b, m) for a, b, m in progress(runs, desc='mixed datasets'))
