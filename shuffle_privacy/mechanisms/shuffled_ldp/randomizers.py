@@ -405,6 +405,8 @@ def _fill(acc, c, lw, lam, kappa, d, p, pess, blocks):
     if (~A).any(): _bins(cb[~A], lwb[~A], lamb[~A], a_lo[~A], a_hi[~A], kappa, d, p, acc, pess)
 
 # %% ../../../nbs/18_randomizers.ipynb #835faa15
+from ...accounting.events import LateProgress
+
 def vr_pair_pld(n:int, # number of users, in [1, 1e12]
                 p:float, # p-ratio, > 1
                 beta:float, # β in (0, (p-1)/(p+1)]
@@ -421,9 +423,10 @@ def vr_pair_pld(n:int, # number of users, in [1, 1e12]
     d = check_interval(value_discretization_interval)
     kappa, kmax = (p - 1)/(p + 1), math.ceil((math.log(p) + 2*_ETA_LOSS)/d) + 1
     up, lo = LossGrid(kmax), LossGrid(kmax)
-    c, lw, lam, zero, tail = _mixture(n, p, alpha, r, gamma, flag)
-    if zero > 0: up.add(np.array([1]), np.array([zero])); lo.add(np.array([-1]), np.array([zero]))
-    for pess, acc in ((True, up), (False, lo)): _fill(acc, c, lw, lam, kappa, d, p, pess, blocks)
+    with LateProgress('variation-ratio pair: mixture, upper end, lower end', total=3) as ticker:  # n = 1e12: 4 s
+        c, lw, lam, zero, tail = _mixture(n, p, alpha, r, gamma, flag); ticker.step()
+        if zero > 0: up.add(np.array([1]), np.array([zero])); lo.add(np.array([-1]), np.array([zero]))
+        for pess, acc in ((True, up), (False, lo)): _fill(acc, c, lw, lam, kappa, d, p, pess, blocks); ticker.step()
     pm_up, pm_lo = up.pmf(True), lo.pmf(False)
     pm_up[kmax] = pm_up.get(kmax, 0.0) + (tail + 2*_TAIL)*(1 + 1e-9)      # dropped mass, at loss >= log p
     make = lambda pm, pe: _pld.PrivacyLossDistribution.create_from_rounded_probability(
