@@ -1668,6 +1668,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                                                           'shuffle_privacy/mechanisms/shuffled_ldp/randomizers.py'),
                                                                      'shuffle_privacy.mechanisms.shuffled_ldp.randomizers._check_mix_cost': ( 'randomizers.html#_check_mix_cost',
                                                                                                                                               'shuffle_privacy/mechanisms/shuffled_ldp/randomizers.py'),
+                                                                     'shuffle_privacy.mechanisms.shuffled_ldp.randomizers._check_pair_args': ( 'randomizers.html#_check_pair_args',
+                                                                                                                                               'shuffle_privacy/mechanisms/shuffled_ldp/randomizers.py'),
                                                                      'shuffle_privacy.mechanisms.shuffled_ldp.randomizers._class_laws': ( 'randomizers.html#_class_laws',
                                                                                                                                           'shuffle_privacy/mechanisms/shuffled_ldp/randomizers.py'),
                                                                      'shuffle_privacy.mechanisms.shuffled_ldp.randomizers._class_pair_pld': ( 'randomizers.html#_class_pair_pld',

@@ -33,3 +33,32 @@ def shuffled_law(R, xs):
                 key = tuple(sorted(h + (y,))); new[key] = new.get(key, 0.0) + w*R[x][y]
         law = new
     return law
+
+# ---------- explicit tables of the structured randomizers (shared by test_onepair*.py) ----------
+import numpy as np
+from scipy.linalg import hadamard
+from shuffle_privacy.mechanisms.shuffled_ldp import randomizers as R
+
+def _norm(T): T = np.asarray(T, float); return (T/T.sum(1, keepdims=True)).tolist()
+
+def table(rz, e0):
+    "Explicit rows R[x][y] of a small instance (inputs 0, 1, 2 at least; Hadamard: rows 1, 2, 3 of H_8)."
+    E = math.exp(e0)
+    if isinstance(rz, R.KRR): return _norm(np.eye(rz.k)*(E - 1) + 1)
+    if isinstance(rz, R.SubsetSelection):
+        S = list(itertools.combinations(range(rz.d), rz.k))
+        return _norm([[E if x in s else 1.0 for s in S] for x in range(rz.d)])
+    if isinstance(rz, R.HadamardResponse): return _norm(np.where(hadamard(rz.K)[1:] > 0, E, 1.0))
+    if isinstance(rz, R.UnaryEncoding):
+        a, b = (0.5, 1/(E + 1)) if rz.optimized else (1/(1 + math.exp(-e0/2)), 1/(1 + math.exp(e0/2)))
+        V = list(itertools.product([0, 1], repeat=3))
+        return [[math.prod((a if v[i] else 1 - a) if i == x else (b if v[i] else 1 - b) for i in range(3)) for v in V]
+                for x in range(3)]
+    if isinstance(rz, R.LocalHash):                   # domain {0, 1, 2}, every hash function, output (h, y)
+        H = list(itertools.product(range(rz.l), repeat=3))
+        return _norm([[E if h[x] == y else 1.0 for h in H for y in range(rz.l)] for x in range(3)])
+    raise ValueError(rz)
+
+def hockey(P, Q, eps):
+    d = lambda A, B: sum(max(0.0, w - math.exp(eps)*B.get(h, 0.0)) for h, w in A.items())
+    return max(d(P, Q), d(Q, P))

@@ -6,31 +6,9 @@ import itertools, json, math, pathlib
 import numpy as np
 import pytest
 from scipy import stats
-from scipy.linalg import hadamard
 import shuffle_privacy as sp
 from shuffle_privacy.mechanisms.shuffled_ldp import randomizers as R
-from helpers_enum import shuffled_law
-
-def hockey(P, Q, eps):
-    d = lambda A, B: sum(max(0.0, w - math.exp(eps)*B.get(h, 0.0)) for h, w in A.items())
-    return max(d(P, Q), d(Q, P))
-
-def _norm(T): T = np.asarray(T, float); return (T/T.sum(1, keepdims=True)).tolist()
-
-def table(rz, e0):
-    "Explicit rows of inputs 0 (x), 1 (x'), 2 (the third value: Hadamard rows 1, 2 and 1 XOR 2 = 3 of H_8)."
-    E = math.exp(e0)
-    if isinstance(rz, R.KRR): return _norm(np.eye(rz.k)*(E - 1) + 1)
-    if isinstance(rz, R.SubsetSelection):
-        S = list(itertools.combinations(range(rz.d), rz.k))
-        return _norm([[E if x in s else 1.0 for s in S] for x in range(rz.d)])
-    if isinstance(rz, R.HadamardResponse): return _norm(np.where(hadamard(rz.K)[1:] > 0, E, 1.0))
-    if isinstance(rz, R.UnaryEncoding):
-        a, b = 1/(1 + math.exp(-e0/2)), 1/(1 + math.exp(e0/2))
-        V = list(itertools.product([0, 1], repeat=3))
-        return [[math.prod((a if v[i] else 1 - a) if i == x else (b if v[i] else 1 - b) for i in range(3)) for v in V]
-                for x in range(3)]
-    raise ValueError(rz)
+from helpers_enum import shuffled_law, table, hockey
 
 # ---------------------------------------------------------------- piecewise: regions from interval arithmetic
 def piecewise_rows(e0, ts=(-1.0, 1.0, 0.0)):

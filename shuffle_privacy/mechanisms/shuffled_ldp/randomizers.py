@@ -991,16 +991,20 @@ def _pair_candidates(rz, e0):
     q = _q_third(rz, e0)
     return [(_q_pair(p10, p11), False)] + ([(q, True)] if q is not None else [])
 
+def _check_pair_args(epsilon, n, randomizer, local_epsilon)->tuple:
+    "(ε, n, ε0) of a one-pair lower bound, validated: ε in [0, 700], n in [2, 1e7], a descriptor, ε0 in (0, 8]."
+    eps = check_real('epsilon', epsilon, lo=0.0, hi=700.0); n = check_int('n', n, lo=2, hi=10**7)
+    if not isinstance(randomizer, Randomizer):
+        raise TypeError(f'randomizer must be a randomizers descriptor; got {type(randomizer).__name__}')
+    return eps, n, check_real('local_epsilon', local_epsilon, lo=0.0, hi=8.0, lo_open=True)
+
 def dataset_delta(epsilon:float, # ε >= 0
                   n:int, # number of users, in [2, 1e7]
                   randomizer:Randomizer, # k-RR, subset selection, Hadamard response, a unary encoding, local hashing
                   local_epsilon:float, # ε0 in (0, 8]
                  )->float:
     "Certified lower bound on a shuffled two-class randomizer's δ(ε) (replace-one): one actual pair, several views."
-    eps = check_real('epsilon', epsilon, lo=0.0, hi=700.0); n = check_int('n', n, lo=2, hi=10**7)
-    if not isinstance(randomizer, Randomizer):
-        raise TypeError(f'randomizer must be a randomizers descriptor; got {type(randomizer).__name__}')
-    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=8.0, lo_open=True)
+    eps, n, e0 = _check_pair_args(epsilon, n, randomizer, local_epsilon)
     cands = _pair_candidates(randomizer, e0)
     if eps >= e0: return 0.0                         # every loss of one pair is at most ε0
     best = 0.0
@@ -1015,11 +1019,8 @@ def dataset_delta(epsilon:float, # ε >= 0
     return best
 
 # %% ../../../nbs/18_randomizers.ipynb #6fad0b82
-def _view_lower(n, rz, e0, d, kmax):
-    "Lower PMF (index -> mass) of the (a + b, a) view of the third-value pair, or None when there is none."
-    q = _q_third(rz, e0)
-    if q is None: return None
-    P, L0, L1 = _view_laws(*_class_laws(q, e0), ((4, 5), (2, 3), (6, 7, 0, 1)))
+def _laws_view_lower(n, P, L0, L1, e0, d, kmax):
+    "Lower PMF (index -> mass) of the (a + b, a) view of a symmetric three-group law (P, L0, L1)."
     A, B, lbar = L0[0], L1[0], L0[2]
     lo_s, hi_s = _c_window(n, 2*P[0])
     s = np.arange(max(lo_s, 1), hi_s + 1)
@@ -1030,6 +1031,13 @@ def _view_lower(n, rz, e0, d, kmax):
     if lo_s == 0: acc.add(np.array([-1]), np.array([float(np.exp(_logpmf(0, n, 2*P[0])))*lbar]))
     _fill(acc, s, lw, lam, math.tanh(e0/2), d, math.exp(e0), False, 64)
     return {i: m*(1 - 1e-11) for i, m in acc.pmf(False).items()}   # as _krr_view_lower: 1e-11 covers the terms
+
+def _view_lower(n, rz, e0, d, kmax):
+    "Lower PMF (index -> mass) of the (a + b, a) view of the third-value pair, or None when there is none."
+    q = _q_third(rz, e0)
+    if q is None: return None
+    P, L0, L1 = _view_laws(*_class_laws(q, e0), ((4, 5), (2, 3), (6, 7, 0, 1)))
+    return _laws_view_lower(n, P, L0, L1, e0, d, kmax)
 
 # %% ../../../nbs/18_randomizers.ipynb #a10d1743
 def with_dataset_lower(pair:PldPair, # a certified pair of this randomizer at (n, ε0); its upper end is kept
@@ -1179,10 +1187,7 @@ def binned_dataset_delta(epsilon:float, # ε >= 0
                          *, cuts=None, # Laplace: increasing cut triples in [-10, 11], the others at 1; None: built in
                         )->float:
     "Certified lower bound on shuffled Laplace's or piecewise's δ(ε) (replace-one): actual pairs through output bins."
-    eps = check_real('epsilon', epsilon, lo=0.0, hi=700.0); n = check_int('n', n, lo=2, hi=10**7)
-    if not isinstance(randomizer, Randomizer):
-        raise TypeError(f'randomizer must be a randomizers descriptor; got {type(randomizer).__name__}')
-    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=8.0, lo_open=True)
+    eps, n, e0 = _check_pair_args(epsilon, n, randomizer, local_epsilon)
     if not isinstance(randomizer, (Laplace, Piecewise)):
         raise ValueError(f'randomizer must be laplace() or piecewise(); got {randomizer}')
     cuts = _check_cuts(cuts)
@@ -1192,19 +1197,6 @@ def binned_dataset_delta(epsilon:float, # ε >= 0
     return max(0.0, best*(1 - 3*n*_BIN_TAU) - 3*_BIN_TAU*(1 + math.exp(eps)))
 
 # %% ../../../nbs/18_randomizers.ipynb #81fdac61
-def _laws_view_lower(n, P, L0, L1, e0, d, kmax):
-    "Lower PMF of the (a + b, a) view of a symmetric three-group law (as `_view_lower`, from the group laws)."
-    A, B, lbar = L0[0], L1[0], L0[2]
-    lo_s, hi_s = _c_window(n, 2*P[0])
-    s = np.arange(max(lo_s, 1), hi_s + 1)
-    C = (n - s)*lbar
-    lw = _logpmf(s, n, 2*P[0]) + np.log(((A + B)/2*s + C)/n)
-    lam = np.minimum(1.0, (A + B)*s/((A + B)*s + 2*C))
-    acc = LossGrid(kmax)
-    if lo_s == 0: acc.add(np.array([-1]), np.array([float(np.exp(_logpmf(0, n, 2*P[0])))*lbar]))
-    _fill(acc, s, lw, lam, math.tanh(e0/2), d, math.exp(e0), False, 64)
-    return {i: m*(1 - 1e-11) for i, m in acc.pmf(False).items()}
-
 def _binned_view_lower(n, rz, e0, d, kmax):
     "Lower PMF of a symmetric binned view of Laplace (others at 1/2) or piecewise (others at 0); else None."
     if isinstance(rz, Piecewise): laws = _view_laws(*_class_laws(_q_piecewise(e0), e0), ((4, 5), (2, 3), (6, 7, 0, 1)))
@@ -1270,10 +1262,7 @@ def mixed_dataset_delta(epsilon:float, # ε >= 0
                         *, max_mixture:int=8, # the largest number m of others placed apart from the rest, in [0, 64]
                        )->float:
     "Certified lower bound on a shuffled two-class randomizer's δ(ε): the best mixed dataset, m <= max_mixture apart."
-    eps = check_real('epsilon', epsilon, lo=0.0, hi=700.0); n = check_int('n', n, lo=2, hi=10**7)
-    if not isinstance(randomizer, Randomizer):
-        raise TypeError(f'randomizer must be a randomizers descriptor; got {type(randomizer).__name__}')
-    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=8.0, lo_open=True)
+    eps, n, e0 = _check_pair_args(epsilon, n, randomizer, local_epsilon)
     cap = check_int('max_mixture', max_mixture, lo=0, hi=64)
     laws = _type_laws(randomizer, e0)               # ValueError naming randomizer if it is not a two-class one
     if eps >= e0: return 0.0
