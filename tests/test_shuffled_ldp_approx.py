@@ -101,6 +101,52 @@ def test_extremal_randomizer_below_and_tight_at_e0(n, e0, d0):
             assert max(hockey(P, Q, eps), hockey(Q, P, eps)) <= up.delta_bounds(eps)[1]
     assert d0 <= up.delta_bounds(e0)[1] <= d0*(1 + 1e-6)          # exactly δ0 at ε0: reveal, nothing else
 
+def strong_branch(n, e0, d0, eps):
+    "The Theorem's stronger-clone bound, recomputed: δ0 + (1 - δ0) δ_S(ε; ε0') + (1 + e^ε) τ' (notebook 19)."
+    from shuffle_privacy.mechanisms.shuffled_ldp.pld import generic_pair_pld
+    e0s = e0 - math.log1p(-d0)
+    tau2 = 1 - (1 - 2*math.exp(-e0)*d0)**(n - 1)
+    ds = generic_pair_pld(n, e0s*(1 + 1e-15), value_discretization_interval=1e-3).delta_bounds(eps)[1]
+    return d0 + (1 - d0)*ds + (1 + math.exp(eps))*tau2
+
+@pytest.mark.parametrize('seed, e0, d0', [(4, 1.0, 0.01), (5, 2.0, 1e-3),
+                                          pytest.param(6, 0.5, 0.05, marks=pytest.mark.slow)])
+def test_stronger_clone_branch_alone_bounds_every_dataset(seed, e0, d0):
+    "The new (stronger-clone) part of the Theorem by itself, against every neighbouring dataset of n = 4 users."
+    rng = np.random.default_rng(seed)
+    for rows in (random_approx_randomizer(3, 3, e0, d0, rng), random_approx_randomizer(3, 4, e0, d0, rng)):
+        k = rows.shape[0]
+        assert ldp_delta(rows, e0) <= d0 + 1e-15
+        bound = {eps: strong_branch(4, e0, d0, eps) for eps in (0.0, 0.3*e0, 0.7*e0, e0)}
+        for others in itertools.combinations_with_replacement(range(k), 3):
+            for a, b in itertools.permutations(range(k), 2):
+                P, Q = shuffled_law(rows, (a,) + others), shuffled_law(rows, (b,) + others)
+                for eps, up in bound.items():
+                    assert hockey(P, Q, eps) <= up, (others, a, b, eps)
+
+@pytest.mark.parametrize('n, e0, d0', [(5, 1.0, 1e-3), (6, 2.0, 1e-4)])
+def test_stronger_clone_branch_nearly_tight_on_the_extremal_randomizer(n, e0, d0):
+    "Kairouz et al.'s extremal pair (binary RR that reveals w.p. δ0): exact δ within 1% of the branch, never above."
+    rows, worst = kov_randomizer(e0, d0), 0.0
+    for eps in (0.0, 0.1, 0.3*e0, 0.6*e0, e0):
+        up = strong_branch(n, e0, d0, eps)
+        for m in range(n):                                       # m of the other n - 1 users hold a 1
+            others = (1,)*m + (0,)*(n - 1 - m)
+            P, Q = shuffled_law(rows, (0,) + others), shuffled_law(rows, (1,) + others)
+            worst = max(worst, max(hockey(P, Q, eps), hockey(Q, P, eps))/up)
+    assert worst <= 1.0 and (worst > 0.99 if e0 == 2.0 else worst > 0.85), worst
+
+def test_stronger_clone_branch_used_when_n_delta0_small():
+    "n δ0 far below δ: the bound is the pure generic bound at ε0' (stronger clone), well below the clones part."
+    from shuffle_privacy.mechanisms.shuffled_ldp.pld import clone_pair_pld, generic_pair_pld
+    n, e0, d0 = 10**4, 2.0, 1e-12
+    ours = randomizer_pld(n, e0, local_delta=d0).epsilon_bounds(1e-6)[1]
+    strong = generic_pair_pld(n, e0 - math.log1p(-d0)).epsilon_bounds(1e-6)[1]
+    clones = clone_pair_pld(n, e0, clone_probability=math.exp(-e0)*(1 - d0)).epsilon_bounds(1e-6)[1]
+    assert strong <= ours <= strong + 1e-3 < clones
+    for eps in (0.05, 0.1, 0.3):                              # never above the branch, recomputed
+        assert randomizer_pld(n, e0, local_delta=d0).delta_bounds(eps + 1e-3)[1] <= strong_branch(n, e0, d0, eps)
+
 # ---------- against the published bound ----------
 
 def _check_against_fmt(n, e0, d0, delta):

@@ -519,13 +519,17 @@ def _approx_profile(grid:np.ndarray, # ε grid, increasing, >= 0
                     n:int, # number of users, >= 1
                     e0:float, # ε0 > 0
                     d0:float, # δ0 in [0, 1)
+                    strong:np.ndarray|None=None, # certified upper δ of the generic pair at ε0' = ε0 - log(1 - δ0)
                    )->np.ndarray:
-    "The Theorem's bound on the grid: min(clones + TV slack, local), rounded up, capped at 1, non-increasing."
-    p = math.exp(-e0)
+    "The Theorem's bound on the grid: min(clones + slack, stronger clone + slack, local), rounded up, non-increasing."
+    p, ge = math.exp(-e0), 1 + np.exp(np.minimum(grid, 700.0))
     tau = -math.expm1((n - 1)*math.log1p(-p*d0))                       # 1 - (1 - p δ0)^(n-1)
-    clones = d0 + (1 - d0)*pure + (1 + np.exp(np.minimum(grid, 700.0)))*tau
-    local = d0 + (1 - d0)*np.maximum(0.0, -np.expm1(grid - e0))/(1 + p)
-    return np.minimum.accumulate(np.minimum(1.0, np.minimum(clones, local)*(1 + 1e-12)))
+    best = np.minimum(d0 + (1 - d0)*pure + ge*tau, d0 + (1 - d0)*np.maximum(0.0, -np.expm1(grid - e0))/(1 + p))
+    if strong is not None and 2*p*d0 < 1:
+        tau2 = -math.expm1((n - 1)*math.log1p(-2*p*d0))                # 1 - (1 - 2p δ0)^(n-1)
+        best = np.minimum(best, d0 + (1 - d0)*strong + ge*tau2)
+    return np.minimum.accumulate(np.minimum(1.0, best*(1 + 1e-12)))
+
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #7f923592
 @functools.lru_cache(maxsize=8)
@@ -533,10 +537,14 @@ def _approx_ldp_pld(n:int, e0:float, d0:float, d:float)->PldPair:
     "PLD of the (ε0, δ0)-LDP bound (the Theorem) through profile_pair; the lower end bounds the profile only."
     grid = _profile_grid(e0, d, _RR_PROFILE_POINTS)
     pure = _clone_rate_pair(n, e0, math.exp(-e0)*(1 - d0), d).upper.get_delta_for_epsilon(list(grid))
-    prof = _approx_profile(grid, np.asarray(pure, dtype=float), n, e0, d0)
+    e0s = (e0 - math.log1p(-d0))*(1 + 1e-15)                           # ε0' rounded up (the bound holds above)
+    strong = (np.asarray(_rr_strong_pair(n, e0s, d).upper.get_delta_for_epsilon(list(grid)), dtype=float)
+              if e0s <= 700.0 else None)
+    prof = _approx_profile(grid, np.asarray(pure, dtype=float), n, e0, d0, strong)
     f = lambda e: float(prof[max(0, np.searchsorted(grid, e, 'right') - 1)])
     return profile_pair(f, value_discretization_interval=d, epsilon_max=min(float(grid[-1]), 100.0),
                         max_points=_RR_PROFILE_POINTS)             # lower_certified=False: the profile only
+
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #33f9c7ea
 from .randomizers import with_dataset_lower, CORNER_EPS_MAX
