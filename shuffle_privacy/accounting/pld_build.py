@@ -513,10 +513,10 @@ def _inf_mass(self):
 
 def _sums(self):
     "Suffix sums of a, a e^{-l} and a|l| over the sorted window (once per `Tilted`), for O(log N) queries."
-    with np.errstate(under='ignore', over='ignore'):
-        ae = self.a*np.exp(np.minimum(-self.l, 700.0))
     rc = lambda v: np.r_[np.cumsum(v[::-1])[::-1], 0.0]
-    self._A, self._B, self._C = rc(self.a), rc(ae), rc(self.a*np.abs(self.l))
+    with np.errstate(under='ignore', over='ignore'):      # e^{-l} overflows far below 0: queries read l > ε >= 0
+        ae = self.a*np.exp(np.minimum(-self.l, 700.0))
+        self._A, self._B, self._C = rc(self.a), rc(ae), rc(self.a*np.abs(self.l))
     self._g = 2*gamma(len(self.a) + 4) + 2*U*(float(np.max(np.abs(self.l))) + 4)   # sums and e^{-l} roundings
 
 # %% ../../nbs/04a_pld_build.ipynb #62e58825
@@ -546,6 +546,21 @@ def _epsilon(self, delta:float, # δ in (0, 1]
         if hi - lo <= 1e-10*hi: break
     return hi if self.upper else lo
 Tilted._inf_mass, Tilted._sums, Tilted.delta, Tilted.epsilon = _inf_mass, _sums, _delta, _epsilon
+
+# %% ../../nbs/04a_pld_build.ipynb #b8d1h2n0
+def _hinge(self, x:float=0.0, # threshold, >= 0
+          )->float:
+    "Certified upper bound on E(S - x)_+ of the composed sum S (upper end only; inf if S can be +inf)."
+    if not self.upper: raise ValueError('hinge needs the upper end of a composition (upper=True)')
+    x = check_real('x', x, lo=0.0)
+    if self._inf_mass() > 0: return math.inf
+    if not hasattr(self, '_A'): self._sums()
+    j = int(np.searchsorted(self.l, x, 'right'))               # the atoms with l > x >= 0 (so |l| = l)
+    A, C, g = float(self._A[j]), float(self._C[j]), self._g
+    smax = sum(f.count*float(f.l[-1]) for f in self.fs)
+    s = max(C*(1 + g) - x*A*(1 - g), 0.0)*self.F*(1 + 4*U)
+    return (s + self.junk*max(smax - x, 0.0)*(1 + 1e-9))*(1 + 4*U)
+Tilted.hinge = _hinge
 
 # %% ../../nbs/04a_pld_build.ipynb #0eb555c2
 def _dp_factors(pld)->tuple:

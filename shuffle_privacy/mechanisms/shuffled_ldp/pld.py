@@ -547,7 +547,8 @@ def _approx_ldp_pld(n:int, e0:float, d0:float, d:float)->PldPair:
 
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #33f9c7ea
-from .randomizers import with_dataset_lower, CORNER_EPS_MAX
+from .randomizers import (with_dataset_lower, CORNER_EPS_MAX,
+                                                                 laplace_blanket_pair_pld)
 
 @functools.lru_cache(maxsize=32)
 def _structured_pld(n:int, e0:float, randomizer:Randomizer, d:float)->PldPair:
@@ -567,6 +568,9 @@ def _structured_pld(n:int, e0:float, randomizer:Randomizer, d:float)->PldPair:
     if e0 <= CORNER_EPS_MAX and isinstance(randomizer, (Laplace, Piecewise, Collision)):   # the corner pair at γ
         g = randomizer.blanket_gamma(e0)
         try: pairs.append(corner_blanket_pair_pld(n, e0, g, value_discretization_interval=d))
+        except ResourceLimitError: pass
+    if e0 <= CORNER_EPS_MAX and isinstance(randomizer, Laplace):    # Laplace's own blanket (exact, worst pair)
+        try: pairs.append(laplace_blanket_pair_pld(n, e0, value_discretization_interval=d))
         except ResourceLimitError: pass
     best = min(pairs, key=lambda pr: pr.epsilon_bounds(1e-6)[1])   # each dominates: the tightest at δ = 1e-6
     return with_dataset_lower(best, n, randomizer, e0) if n >= 2 and e0 <= 8.0 else best   # one actual pair below

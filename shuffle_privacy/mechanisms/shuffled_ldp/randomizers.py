@@ -9,7 +9,8 @@ __all__ = ['P_MAX', 'CORNER_EPS_MAX', 'VRParams', 'check_local_epsilon', 'Random
            'optimized_unary_encoding', 'Collision', 'collision', 'vr_parameters', 'binom_tail_bound', 'LossGrid',
            'vr_pair_pld', 'vr_delta', 'krr_blanket_pair_pld', 'krr_dataset_delta', 'krr_pair_pld', 'has_blanket_pair',
            'blanket_pair_pld', 'dataset_delta', 'with_dataset_lower', 'corner_blanket_pair_pld',
-           'corner_blanket_upper_pmf', 'binned_dataset_delta', 'mixed_dataset_delta']
+           'corner_blanket_upper_pmf', 'binned_dataset_delta', 'mixed_dataset_delta', 'laplace_blanket_delta',
+           'laplace_blanket_pair_pld']
 
 # %% ../../../nbs/18_randomizers.ipynb #14915dc6
 import dataclasses, math
@@ -1272,3 +1273,120 @@ def mixed_dataset_delta(epsilon:float, # ε >= 0
         (a0, a1), (b0, b1) = (_c_window(n - 1 - m, v) for v in laws[a])
         _check_mix_cost((a1 - a0 + 1)*(b1 - b0 + 1), m)
     return max(_mixed_delta(eps, n, laws, a, b, m) for a, b, m in progress(runs, desc='mixed datasets'))
+
+# %% ../../../nbs/18_randomizers.ipynb #lap00003
+_LAP_MARGIN = 1e-10     # absolute margin per unit of cell mass on both spread weights (their float error is < 1e-12)
+
+def _lap_cells(L1, L2):
+    "Mass and e^L-moment of Laplace's half-middle between L1 < L2 (L has density e^{-L/2}/4), no cancellation."
+    w = L2 - L1
+    return np.exp(-L1/2)*-np.expm1(-w/2)/2*(1 + 1e-12), np.exp(L1/2)*np.expm1(w/2)/2
+
+def _lap_spread(p, k, m, r, kmin):
+    "Masses m at offsets r (in [0, 1], clipped) of the cells [k, k+1]: to both ends, mean kept, plus the margin."
+    r = np.clip(r, 0.0, 1.0); pad = _LAP_MARGIN*m
+    np.add.at(p, k - kmin, m*(1 - r) + pad); np.add.at(p, k + 1 - kmin, m*r + pad)
+
+# %% ../../../nbs/18_randomizers.ipynb #lap00004
+def _lap_middle(p, e0, alpha, m, kmin, left):
+    "Spread the middle of one side: V = e^L - α (left) or 1 - α e^L (right), in units of t = e^ε0 - α, lattice 1/m."
+    E = math.exp(e0); h = (E - alpha)/m
+    ks = np.arange(max(math.floor(((1 - alpha) if left else (1 - alpha*E))/h), kmin),
+                   m if left else math.ceil((1 - alpha)/h))
+    a = np.maximum(ks*h + alpha if left else (1 - (ks + 1)*h)/alpha, 1.0)
+    b = np.minimum((ks + 1)*h + alpha if left else (1 - ks*h)/alpha, E)
+    ok = b > a; ks, a, b = ks[ok], a[ok], b[ok]
+    ms, mf = _lap_cells(np.log(a), np.log(b))
+    num = mf - (alpha + ks*h)*ms if left else (1 - ks*h)*ms - alpha*mf        # E[(V - k h) 1_cell]
+    _lap_spread(p, ks, ms, num/(h*np.maximum(ms, 1e-300)), kmin)
+    lo, hi = (1.0, min(alpha + kmin*h, E)) if left else (max((1 - kmin*h)/alpha, 1.0), E)   # V below the lattice:
+    if hi > lo: p[0] += float(_lap_cells(math.log(lo), math.log(hi))[0])*(1 + 1e-9)       # raised to its lowest point
+
+
+# %% ../../../nbs/18_randomizers.ipynb #lap00005
+def _lap_v_law(e0:float, alpha:float, m:int, c:float)->tuple:
+    "(masses, first index) of V/t on the lattice Z/m, t = e^ε0 - α, for one blanket draw: above V in convex order."
+    E = math.exp(e0); t = E - alpha; kmin = math.floor(-c*m)
+    p = np.zeros(m - kmin + 2)
+    for v in (1.0, (1 - alpha*E)/t):              # the tails, each with probability e^{-ε0/2}/2
+        v = max(v, float(kmin)/m); k = min(math.floor(v*m), m)
+        _lap_spread(p, np.array([k]), np.array([math.exp(-e0/2)/2]), np.array([v*m - k]), kmin)
+    _lap_middle(p, e0, alpha, m, kmin, True); _lap_middle(p, e0, alpha, m, kmin, False)
+    return p, kmin
+
+# %% ../../../nbs/18_randomizers.ipynb #lap00008
+import functools
+from ...accounting.pld_build import Factor, Tilted
+
+_LAP_MAX_NG = 2*10**5    # n γ above this: one evaluation takes more than about a second (use the corner pair)
+
+def _lap_hinge(n:int, e0:float, eps:float, m:int)->float:
+    "Certified upper bound on (1/n) E(Σ_j W_j)_+ for the Laplace pair (0, 1) at α = e^ε (arguments validated)."
+    g = math.exp(-e0/2); alpha = math.exp(eps); t = math.exp(e0) - alpha
+    if t <= 0: return 0.0
+    p, kmin = _lap_v_law(e0, alpha, m, 2*math.sqrt(n*g) + 8)
+    p = p*g; p[-kmin] += 1 - g                    # W = 0 with probability 1 - γ (index -kmin is the value 0)
+    T = Tilted([Factor(p, kmin, pinf=0.0, d=1.0/m, count=n)], 0.0, upper=True)
+    return min(1.0, T.hinge(0.0)*(t/n)*(1 + 1e-15))
+
+# %% ../../../nbs/18_randomizers.ipynb #lap00009
+def _check_laplace_blanket(n, local_epsilon):
+    "Validate (n, ε0) of the Laplace blanket; ResourceLimitError when n γ is too large for one FFT per ε."
+    n = check_int('n', n, lo=1, hi=10**12)
+    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=CORNER_EPS_MAX, lo_open=True)
+    if n*math.exp(-e0/2) > _LAP_MAX_NG:
+        raise ResourceLimitError(f'the Laplace blanket at n = {n}, ε0 = {e0:g} needs n e^(-ε0/2) <= {_LAP_MAX_NG:.0e}; '
+                                 'use corner_blanket_pair_pld(n, ε0, e^(-ε0/2)) (looser, any n)')
+    return n, e0
+
+def laplace_blanket_delta(epsilon:float, # ε >= 0
+                          n:int, # number of users, in [1, 1e12] with n e^{-ε0/2} <= 2e5
+                          local_epsilon:float, # ε0 in (0, 10]: inputs in [0, 1], Laplace scale 1/ε0
+                          *, lattice:int=256, # lattice points per unit of e^ε0 - e^ε, in [16, 4096]
+                         )->float:
+    "Certified upper bound on the δ(ε) of n shuffled Laplace reports (replace-one, both orders): the exact blanket."
+    eps = check_real('epsilon', epsilon, lo=0.0)
+    n, e0 = _check_laplace_blanket(n, local_epsilon)
+    m = check_int('lattice', lattice, lo=16, hi=4096)
+    return _lap_hinge(n, e0, eps, m) if eps < e0 else 0.0
+
+# %% ../../../nbs/18_randomizers.ipynb #lap00012
+def _lap_grid(n:int, e0:float, m:int)->tuple:
+    "(ε grid, certified δ̂ there): 17 even points, then bisection where δ̂ > 1e-16 drops by more than 8x (<= 96)."
+    with LateProgress('Laplace blanket: ε grid', total=96) as ticker:
+        es = list(np.linspace(0.0, e0, 17)); vs = []
+        for e in es: vs.append(_lap_hinge(n, e0, float(e), m)); ticker.step()
+        while len(es) < 96:
+            r = [vs[i]/max(vs[i + 1], 1e-300) if vs[i] > 1e-16 else 1.0 for i in range(len(es) - 1)]
+            i = int(np.argmax(r))
+            if r[i] <= 8.0: break
+            e = (es[i] + es[i + 1])/2; es.insert(i + 1, e); vs.insert(i + 1, _lap_hinge(n, e0, e, m)); ticker.step()
+    return np.array(es), np.minimum.accumulate(np.array(vs))
+
+def _chord(es, vs):
+    "δ̂(ε): the chord in α = e^ε between the grid points around ε (H_α is convex in α); 0 at and above ε0."
+    al = np.exp(es)
+    def f(e):
+        i = int(np.searchsorted(es, e, 'right')) - 1
+        if i >= len(es) - 1: return float(vs[-1])
+        w = (math.exp(e) - al[i])/(al[i + 1] - al[i])
+        return float(min(vs[i], (1 - w)*vs[i] + w*vs[i + 1])*(1 + 1e-12))
+    return f
+
+# %% ../../../nbs/18_randomizers.ipynb #lap00013
+from ...accounting.profile_pld import profile_pair
+
+@functools.lru_cache(maxsize=16)
+def _laplace_pair(n:int, e0:float, d:float)->PldPair:
+    "The cached Laplace blanket pair (arguments validated)."
+    es, vs = _lap_grid(n, e0, 128)
+    return profile_pair(_chord(es, vs), value_discretization_interval=d, epsilon_max=min(e0, 100.0), max_points=4000)
+
+def laplace_blanket_pair_pld(n:int, # number of users, in [1, 1e12] with n e^{-ε0/2} <= 2e5
+                             local_epsilon:float, # ε0 in (0, 10]: inputs in [0, 1], Laplace scale 1/ε0
+                             *, value_discretization_interval:float=1e-4, # loss grid, in [1e-7, 1]
+                            )->PldPair:
+    "Certified PLD pair of n shuffled Laplace reports (replace-one, symmetric): the exact blanket, worst pair (0, 1)."
+    n, e0 = _check_laplace_blanket(n, local_epsilon)
+    d = check_interval(value_discretization_interval)
+    return _laplace_pair(n, e0, float(d))
