@@ -129,10 +129,16 @@ def _lower_ok(pair, kw):
         assert 0.0 <= lo <= up <= 1.0, (e, lo, up)
 
 def _with_lower_kw():
+    "Two-class randomizers with their blanket pair, and PrivUnit with its corner pair (the pairs randomizer_pld uses)."
     from shuffle_privacy.mechanisms.shuffled_ldp import randomizers as R
-    return st.tuples(ints(2, 2000), _two_class(), log_uniform(1e-3, 8.0)).map(
+    two = st.tuples(ints(2, 2000), _two_class(), log_uniform(1e-3, 8.0)).map(
         lambda t: dict(pair=R.blanket_pair_pld(t[0], t[1], t[2], value_discretization_interval=1e-3), n=t[0],
                        randomizer=t[1], local_epsilon=t[2]))
+    pu = st.tuples(ints(2, 2000), ints(2, 10**4), st.floats(0.0, 1.0), log_uniform(1e-3, 8.0)).map(
+        lambda t: (t[0], R.priv_unit(t[1], cap_share=t[2]), t[3])).map(
+        lambda t: dict(pair=R.corner_blanket_pair_pld(t[0], t[2], t[1].blanket_gamma(t[2]), value_discretization_interval=1e-3),
+                       n=t[0], randomizer=t[1], local_epsilon=t[2]))
+    return st.one_of(two, pu)
 
 DOMAINS.update({
     M + 'dataset_delta': Domain(st.fixed_dictionaries(dict(
