@@ -59,6 +59,8 @@ DOMAINS = {
         kind='object', check=_vr_ok, invalid=(dict(K=1, s=1), dict(K=8, s=8), dict(K=8, s=5, disjoint=True))),
     M + 'collision': Domain(ints(1, 10**6).flatmap(lambda s: st.fixed_dictionaries(dict(s=st.just(s), l=ints(s + 1, 10**7)))),
         kind='object', check=_vr_ok, invalid=(dict(s=0, l=3), dict(s=3, l=3))),
+    M + 'priv_unit': Domain(st.fixed_dictionaries(dict(d=ints(2, 10**9), cap_share=st.floats(0.0, 1.0))),
+        kind='object', check=_vr_ok, invalid=(dict(d=1), dict(d=3, cap_share=1.5), dict(d=3, cap_share=-0.1))),
     M + 'vr_parameters': Domain(_vr_kw(), kind='probability',
         invalid=(dict(p=1.0, beta=0.1, q=2.0), dict(p=2.0, beta=0.5, q=2.0), dict(p=3.0, beta=0.4, q=0.5),
                  dict(p=1e4, beta=0.1, q=1e4))),
@@ -117,7 +119,7 @@ EXEMPT = {
     M + 'LossGrid': 'an accumulator used by vr_pair_pld; tested in nbs/18_randomizers.ipynb and through vr_pair_pld',
     **{M + c: 'a frozen dataclass built by its factory function, whose domain validates it' for c in
        ('Generic', 'KRR', 'Laplace', 'Piecewise', 'SubsetSelection', 'LocalHash', 'HadamardResponse',
-        'UnaryEncoding', 'Collision')},
+        'UnaryEncoding', 'Collision', 'PrivUnit')},
 }
 
 def _lower_ok(pair, kw):
@@ -127,10 +129,16 @@ def _lower_ok(pair, kw):
         assert 0.0 <= lo <= up <= 1.0, (e, lo, up)
 
 def _with_lower_kw():
+    "Two-class randomizers with their blanket pair, and PrivUnit with its corner pair (the pairs randomizer_pld uses)."
     from shuffle_privacy.mechanisms.shuffled_ldp import randomizers as R
-    return st.tuples(ints(2, 2000), _two_class(), log_uniform(1e-3, 8.0)).map(
+    two = st.tuples(ints(2, 2000), _two_class(), log_uniform(1e-3, 8.0)).map(
         lambda t: dict(pair=R.blanket_pair_pld(t[0], t[1], t[2], value_discretization_interval=1e-3), n=t[0],
                        randomizer=t[1], local_epsilon=t[2]))
+    pu = st.tuples(ints(2, 2000), ints(2, 10**4), st.floats(0.0, 1.0), log_uniform(1e-3, 8.0)).map(
+        lambda t: (t[0], R.priv_unit(t[1], cap_share=t[2]), t[3])).map(
+        lambda t: dict(pair=R.corner_blanket_pair_pld(t[0], t[2], t[1].blanket_gamma(t[2]), value_discretization_interval=1e-3),
+                       n=t[0], randomizer=t[1], local_epsilon=t[2]))
+    return st.one_of(two, pu)
 
 DOMAINS.update({
     M + 'dataset_delta': Domain(st.fixed_dictionaries(dict(

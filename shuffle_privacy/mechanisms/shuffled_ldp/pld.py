@@ -20,7 +20,8 @@ from ...accounting.profile_pld import profile_pair
 from .randomizers import (Randomizer, Generic, KRR, binary_rr,
                                                                  vr_pair_pld, binom_tail_bound, krr_blanket_pair_pld,
                                                                  krr_pair_pld, blanket_pair_pld, has_blanket_pair,
-                                                                 Laplace, Piecewise, Collision, corner_blanket_pair_pld)
+                                                                 Laplace, Piecewise, Collision, PrivUnit,
+                                                                 corner_blanket_pair_pld)
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #729f307e
 _HALF_LOG_2PI = 0.5*math.log(2*math.pi)
@@ -565,7 +566,7 @@ def _structured_pld(n:int, e0:float, randomizer:Randomizer, d:float)->PldPair:
     if e0 <= 8.0 and has_blanket_pair(randomizer):                 # the exact blanket pair of two-class randomizers
         try: pairs.append(blanket_pair_pld(n, randomizer, e0, value_discretization_interval=d))
         except ResourceLimitError: pass                            # too large an n for it
-    if e0 <= CORNER_EPS_MAX and isinstance(randomizer, (Laplace, Piecewise, Collision)):   # the corner pair at γ
+    if e0 <= CORNER_EPS_MAX and isinstance(randomizer, (Laplace, Piecewise, Collision, PrivUnit)):   # corner pair
         g = randomizer.blanket_gamma(e0)
         try: pairs.append(corner_blanket_pair_pld(n, e0, g, value_discretization_interval=d))
         except ResourceLimitError: pass
