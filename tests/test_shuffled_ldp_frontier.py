@@ -92,8 +92,8 @@ def test_every_randomizer_composes_and_is_certified(rz, n):
     assert (0.0 < lo if krr else lo == 0.0) and lo <= up < 3*1.5
 
 def test_structured_rule():
-    "Laplace takes the corner blanket pair at γ = e^{-ε0/2}, below FMT21 (the revealed pair is not used for it)."
-    a = randomizer_pld(2000, 2.0, R.laplace()).epsilon_bounds(1e-6)[1]
+    "Piecewise takes the corner blanket pair at γ = e^{-ε0/2}, below FMT21 (the revealed pair is not used for it)."
+    a = randomizer_pld(2000, 2.0, R.piecewise()).epsilon_bounds(1e-6)[1]
     b = clone_pair_pld(2000, 2.0).epsilon_bounds(1e-6)[1]
     assert math.isclose(a, R.corner_blanket_pair_pld(2000, 2.0, math.exp(-1.0)).epsilon_bounds(1e-6)[1], rel_tol=1e-9)
     assert a < b
