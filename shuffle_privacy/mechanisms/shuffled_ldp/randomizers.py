@@ -1344,43 +1344,46 @@ def mixed_dataset_delta(epsilon:float, # ε >= 0
     return max(_mixed_delta(eps, n, laws, a, b, m) for a, b, m in progress(runs, desc='mixed datasets'))
 
 # %% ../../../nbs/18_randomizers.ipynb #lap00003
-_LAP_MARGIN = 1e-10     # absolute margin per unit of cell mass on both spread weights (their float error is < 1e-12)
+_LAP_MARGIN = 1e-8      # absolute margin per unit of cell mass on both spread weights (their float error is < 1e-10)
 
-def _lap_cells(L1, L2):
-    "Mass and e^L-moment of Laplace's half-middle between L1 < L2 (L has density e^{-L/2}/4), no cancellation."
-    w = L2 - L1
-    return np.exp(-L1/2)*-np.expm1(-w/2)/2*(1 + 1e-12), np.exp(L1/2)*np.expm1(w/2)/2
+def _lap_cells(L1, w):
+    "Mass of Laplace's half-middle on [L1, L1 + w] (L has density e^{-L/2}/4), and 2 e^{L1/2} sinh²(w/4)."
+    return np.exp(-L1/2)*-np.expm1(-w/2)/2, 2*np.exp(L1/2)*np.sinh(w/4)**2
 
 def _lap_spread(p, k, m, r, kmin):
     "Masses m at offsets r (in [0, 1], clipped) of the cells [k, k+1]: to both ends, mean kept, plus the margin."
-    r = np.clip(r, 0.0, 1.0); pad = _LAP_MARGIN*m
+    r = np.clip(r, 0.0, 1.0); pad = _LAP_MARGIN*m; m = m*(1 + 1e-12)
     np.add.at(p, k - kmin, m*(1 - r) + pad); np.add.at(p, k + 1 - kmin, m*r + pad)
 
 # %% ../../../nbs/18_randomizers.ipynb #lap00004
-def _lap_middle(p, e0, alpha, m, kmin, left):
-    "Spread the middle of one side: V = e^L - α (left) or 1 - α e^L (right), in units of t = e^ε0 - α, lattice 1/m."
-    E = math.exp(e0); h = (E - alpha)/m
-    ks = np.arange(max(math.floor(((1 - alpha) if left else (1 - alpha*E))/h), kmin),
+def _lap_middle(p, e0, eps, t, m, kmin, left):
+    "Spread one side's middle, V = e^L - α (left) or 1 - α e^L (right), in units of t = e^ε0 - α, lattice 1/m."
+    alpha, h = math.exp(eps), t/m
+    ks = np.arange(max(math.floor(((1 - alpha) if left else (1 - alpha*math.exp(e0)))/h), kmin),
                    m if left else math.ceil((1 - alpha)/h))
-    a = np.maximum(ks*h + alpha if left else (1 - (ks + 1)*h)/alpha, 1.0)
-    b = np.minimum((ks + 1)*h + alpha if left else (1 - ks*h)/alpha, E)
-    ok = b > a; ks, a, b = ks[ok], a[ok], b[ok]
-    ms, mf = _lap_cells(np.log(a), np.log(b))
-    num = mf - (alpha + ks*h)*ms if left else (1 - ks*h)*ms - alpha*mf        # E[(V - k h) 1_cell]
+    cl = lambda x: np.log1p(np.maximum(x, -1.0))   # log(1 + x), -inf where the cell starts below V's support
+    with np.errstate(divide='ignore'):
+        if left: lo, hi = eps + cl(ks*h/alpha), eps + cl((ks + 1)*h/alpha)   # log(α + k h), accurately
+        else: lo, hi = cl(-(ks + 1)*h) - eps, cl(-ks*h) - eps                 # log((1 - k h)/α)
+    a, b = np.maximum(lo, 0.0), np.minimum(hi, e0)
+    ok = b > a; ks, a, b, lo, hi = ks[ok], a[ok], b[ok], lo[ok], hi[ok]
+    ms, s = _lap_cells(a, b - a)
+    if left: num = np.where(lo >= 0, s, s + (1 - alpha - ks*h)*ms)          # E[(V - k h) 1_cell], no cancellation
+    else: num = alpha*np.exp((b - a)/2)*s + np.where(hi <= e0, 0.0, (1 - ks*h - alpha*math.exp(e0))*ms)
     _lap_spread(p, ks, ms, num/(h*np.maximum(ms, 1e-300)), kmin)
-    lo, hi = (1.0, min(alpha + kmin*h, E)) if left else (max((1 - kmin*h)/alpha, 1.0), E)   # V below the lattice:
-    if hi > lo: p[0] += float(_lap_cells(math.log(lo), math.log(hi))[0])*(1 + 1e-9)       # raised to its lowest point
-
+    lo, hi = (0.0, min(eps + math.log1p(kmin*h/alpha), e0) if kmin*h > -alpha else -1.0) if left else \
+        (max(math.log1p(-kmin*h) - eps, 0.0), e0)                          # V below the lattice: raised
+    if hi > lo: p[0] += float(_lap_cells(lo, hi - lo)[0])*(1 + 1e-9)
 
 # %% ../../../nbs/18_randomizers.ipynb #lap00005
-def _lap_v_law(e0:float, alpha:float, m:int, c:float)->tuple:
-    "(masses, first index) of V/t on the lattice Z/m, t = e^ε0 - α, for one blanket draw: above V in convex order."
-    E = math.exp(e0); t = E - alpha; kmin = math.floor(-c*m)
+def _lap_v_law(e0:float, eps:float, t:float, m:int, c:float)->tuple:
+    "(masses, first index) of V/t on the lattice Z/m, t = e^ε0 - e^ε, for one blanket draw: above V in convex order."
+    alpha = math.exp(eps); kmin = math.floor(-c*m)
     p = np.zeros(m - kmin + 2)
-    for v in (1.0, (1 - alpha*E)/t):              # the tails, each with probability e^{-ε0/2}/2
+    for v in (1.0, (1 - alpha*math.exp(e0))/t):   # the tails, each with probability e^{-ε0/2}/2
         v = max(v, float(kmin)/m); k = min(math.floor(v*m), m)
         _lap_spread(p, np.array([k]), np.array([math.exp(-e0/2)/2]), np.array([v*m - k]), kmin)
-    _lap_middle(p, e0, alpha, m, kmin, True); _lap_middle(p, e0, alpha, m, kmin, False)
+    _lap_middle(p, e0, eps, t, m, kmin, True); _lap_middle(p, e0, eps, t, m, kmin, False)
     return p, kmin
 
 # %% ../../../nbs/18_randomizers.ipynb #lap00008
@@ -1391,9 +1394,9 @@ _LAP_MAX_NG = 2*10**5    # n γ above this: one evaluation takes more than about
 
 def _lap_hinge(n:int, e0:float, eps:float, m:int)->float:
     "Certified upper bound on (1/n) E(Σ_j W_j)_+ for the Laplace pair (0, 1) at α = e^ε (arguments validated)."
-    g = math.exp(-e0/2); alpha = math.exp(eps); t = math.exp(e0) - alpha
-    if t <= 0: return 0.0
-    p, kmin = _lap_v_law(e0, alpha, m, 2*math.sqrt(n*g) + 8)
+    if eps >= e0: return 0.0                      # ε0-LDP: δ(ε0) = 0
+    g = math.exp(-e0/2); t = math.exp(eps)*math.expm1(e0 - eps)     # e^ε0 - e^ε without cancellation
+    p, kmin = _lap_v_law(e0, eps, t, m, 2*math.sqrt(n*g) + 8)
     p = p*g; p[-kmin] += 1 - g                    # W = 0 with probability 1 - γ (index -kmin is the value 0)
     T = Tilted([Factor(p, kmin, pinf=0.0, d=1.0/m, count=n)], 0.0, upper=True)
     return min(1.0, T.hinge(0.0)*(t/n)*(1 + 1e-15))
@@ -1428,8 +1431,9 @@ def _lap_grid(n:int, e0:float, m:int)->tuple:
         while len(es) < 96:
             r = [vs[i]/max(vs[i + 1], 1e-300) if vs[i] > 1e-16 else 1.0 for i in range(len(es) - 1)]
             i = int(np.argmax(r))
-            if r[i] <= 8.0: break
-            e = (es[i] + es[i + 1])/2; es.insert(i + 1, e); vs.insert(i + 1, _lap_hinge(n, e0, e, m)); ticker.step()
+            e = (es[i] + es[i + 1])/2
+            if r[i] <= 8.0 or not es[i] < e < es[i + 1]: break            # done, or at float resolution
+            es.insert(i + 1, e); vs.insert(i + 1, _lap_hinge(n, e0, e, m)); ticker.step()
     return np.array(es), np.minimum.accumulate(np.array(vs))
 
 def _chord(es, vs):
