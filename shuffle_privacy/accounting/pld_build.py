@@ -554,7 +554,8 @@ def _hinge(self, x:float=0.0, # threshold, >= 0
     if not self.upper: raise ValueError('hinge needs the upper end of a composition (upper=True)')
     x = check_real('x', x, lo=0.0)
     if self.K0 > self.k_lo and x < self.K0*self.d:   # mass below the window would be missed
-        raise ValueError(f'x must be >= the window start {self.K0*self.d:.6g}: build Tilted with eps_hint <= x; got {x!r}')
+        raise ValueError(f'x must be >= the window start {self.K0*self.d:.6g}: build Tilted with eps_hint <= x; '
+                         f'got {x!r}')
     if self._inf_mass() > 0: return math.inf
     if not hasattr(self, '_A'): self._sums()
     j = int(np.searchsorted(self.l, x, 'right'))               # the atoms with l > x >= 0 (so |l| = l)
