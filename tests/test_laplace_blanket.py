@@ -87,8 +87,10 @@ def test_pair_dominates_its_profile_and_event_uses_it():
         assert pair.delta_bounds(eps)[1] >= R.laplace_blanket_delta(eps, 300, 4.0)*(1 - 1e-9)
     ev = randomizer_pld(300, 4.0, R.laplace(), value_discretization_interval=1e-3)
     assert ev.lower_certified and ev.epsilon_bounds(1e-8)[1] <= pair.epsilon_bounds(1e-8)[1] + 1e-9
-    ev2 = ShuffledLDPEvent(300, 4.0, randomizer=R.laplace())
-    acc = PldAccountant(value_discretization_interval=1e-3).compose(ev2, 2)
+
+@pytest.mark.slow
+def test_event_composes_in_the_accountant():
+    acc = PldAccountant(value_discretization_interval=1e-3).compose(ShuffledLDPEvent(300, 4.0, randomizer=R.laplace()), 2)
     assert 0.0 < acc.get_epsilon(1e-6) < 4.0
 
 def test_below_wang_et_al_where_their_laplace_claim_is_not_shown_false():

@@ -151,8 +151,9 @@ def test_event_interval_brackets_every_dataset():
         assert lo <= worst*(1 + 1e-9) and worst <= up*(1 + 1e-9), (eps, lo, worst, up)
 
 def test_with_dataset_lower_refuses_a_pair_of_other_parameters():
-    "A blanket pair built for n = 5000 put over the n = 200 pair's lower end would have lower > upper: refused."
-    rz = R.subset_selection(100, 37)
+    "A blanket pair built for n = 3000 put over the n = 100 pair's lower end would have lower > upper: refused."
+    rz = R.subset_selection(20, 7)
     with pytest.raises(ValueError, match='pair'):
-        R.with_dataset_lower(R.blanket_pair_pld(5000, rz, 1.0), 200, rz, 1.0)
-    assert R.with_dataset_lower(R.blanket_pair_pld(200, rz, 1.0), 200, rz, 1.0).lower_certified
+        R.with_dataset_lower(R.blanket_pair_pld(3000, rz, 1.0, value_discretization_interval=1e-3), 100, rz, 1.0)
+    assert R.with_dataset_lower(R.blanket_pair_pld(100, rz, 1.0, value_discretization_interval=1e-3), 100, rz,
+                                1.0).lower_certified
