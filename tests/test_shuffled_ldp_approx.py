@@ -136,10 +136,10 @@ def test_stronger_clone_branch_nearly_tight_on_the_extremal_randomizer(n, e0, d0
             worst = max(worst, max(hockey(P, Q, eps), hockey(Q, P, eps))/up)
     assert worst <= 1.0 and (worst > 0.99 if e0 == 2.0 else worst > 0.85), worst
 
-def test_stronger_clone_branch_used_when_n_delta0_small():
+@pytest.mark.parametrize('n, e0, d0', [(10**4, 2.0, 1e-12), pytest.param(10**5, 4.0, 1e-13, marks=pytest.mark.slow)])
+def test_stronger_clone_branch_used_when_n_delta0_small(n, e0, d0):
     "n δ0 far below δ: the bound is the pure generic bound at ε0' (stronger clone), well below the clones part."
     from shuffle_privacy.mechanisms.shuffled_ldp.pld import clone_pair_pld, generic_pair_pld
-    n, e0, d0 = 10**4, 2.0, 1e-12
     ours = randomizer_pld(n, e0, local_delta=d0).epsilon_bounds(1e-6)[1]
     strong = generic_pair_pld(n, e0 - math.log1p(-d0)).epsilon_bounds(1e-6)[1]
     clones = clone_pair_pld(n, e0, clone_probability=math.exp(-e0)*(1 - d0)).epsilon_bounds(1e-6)[1]

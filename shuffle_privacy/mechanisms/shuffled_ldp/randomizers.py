@@ -1398,7 +1398,10 @@ def _lap_hinge(n:int, e0:float, eps:float, m:int)->float:
     g = math.exp(-e0/2); t = math.exp(eps)*math.expm1(e0 - eps)     # e^ε0 - e^ε without cancellation
     p, kmin = _lap_v_law(e0, eps, t, m, 2*math.sqrt(n*g) + 8)
     p = p*g; p[-kmin] += 1 - g                    # W = 0 with probability 1 - γ (index -kmin is the value 0)
-    T = Tilted([Factor(p, kmin, pinf=0.0, d=1.0/m, count=n)], 0.0, upper=True)
+    try: T = Tilted([Factor(p, kmin, pinf=0.0, d=1.0/m, count=n)], 0.0, upper=True)
+    except ResourceLimitError as e:
+        raise ResourceLimitError(f'the Laplace blanket at n = {n}, lattice = {m} needs too large an FFT: use a smaller '
+                                 'lattice, or corner_blanket_pair_pld (looser)') from e
     return min(1.0, T.hinge(0.0)*(t/n)*(1 + 1e-15))
 
 # %% ../../../nbs/18_randomizers.ipynb #lap00009
