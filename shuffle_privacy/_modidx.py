@@ -1774,6 +1774,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                                                                'shuffle_privacy/mechanisms/shuffled_ldp/randomizers.py'),
                                                                      'shuffle_privacy.mechanisms.shuffled_ldp.randomizers._plus_binom': ( 'randomizers.html#_plus_binom',
                                                                                                                                           'shuffle_privacy/mechanisms/shuffled_ldp/randomizers.py'),
+                                                                     'shuffle_privacy.mechanisms.shuffled_ldp.randomizers._pmf_slack': ( 'randomizers.html#_pmf_slack',
+                                                                                                                                         'shuffle_privacy/mechanisms/shuffled_ldp/randomizers.py'),
                                                                      'shuffle_privacy.mechanisms.shuffled_ldp.randomizers._pu_view_lower': ( 'randomizers.html#_pu_view_lower',
                                                                                                                                              'shuffle_privacy/mechanisms/shuffled_ldp/randomizers.py'),
                                                                      'shuffle_privacy.mechanisms.shuffled_ldp.randomizers._q_independent': ( 'randomizers.html#_q_independent',

@@ -152,3 +152,26 @@ def test_bad_epsilon():
     for e in (0.0, -1.0, 701.0):
         with pytest.raises(ValueError, match='local_epsilon'): R.priv_unit(3).cap_threshold(e)
         with pytest.raises(ValueError, match='local_epsilon'): R.priv_unit(3).variation_ratio(e)
+
+@pytest.mark.parametrize('d', [1000, 10**6])
+@pytest.mark.parametrize('ec', [16.0, 30.0, 40.0, 300.0])
+def test_cap_threshold_keeps_c_accurate_at_large_cap_epsilon(d, ec):
+    "t from cap_threshold gives the cap mass 1/(1 + e^{cε0}) to 1e-9 relative (mpmath), also where 1 - 2C rounds to 1."
+    import mpmath as mp
+    mp.mp.dps = 60
+    t = R.priv_unit(d, cap_share=1.0).cap_threshold(ec)
+    C = mp.betainc(mp.mpf(d - 1)/2, 0.5, 0, 1 - mp.mpf(t)**2, regularized=True)/2
+    assert abs(float(C*(1 + mp.e**ec)) - 1) < 1e-9
+
+@pytest.mark.parametrize('e0', [1e-6, 1e-5])
+def test_tiny_local_epsilon_through_randomizer_pld(e0):
+    "p = e^ε0 rounds: the variation-ratio bound on β allows it (was a ValueError for ε0 <= 1e-5)."
+    for rz in (None, R.priv_unit(7), R.laplace()):
+        lo, up = randomizer_pld(1000, e0, rz).epsilon_bounds(1e-6)
+        assert 0.0 <= lo <= up < 1e-3
+
+def test_with_dataset_lower_refuses_a_huge_loss_grid():
+    "A pair on a grid of 1e-7 at ε0 = 8: the lower end's loss grid (1.6e8 points) is refused before any work."
+    pair = R.corner_blanket_pair_pld(5, 8.0, math.exp(-4.0), value_discretization_interval=1e-7)
+    with pytest.raises(R.ResourceLimitError, match='value_discretization_interval'):
+        R.with_dataset_lower(pair, 5, R.laplace(), 8.0)

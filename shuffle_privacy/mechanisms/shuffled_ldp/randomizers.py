@@ -232,8 +232,10 @@ def priv_unit(d:int, # dimension of the unit vectors, in [2, 1e9]
 def cap_threshold(self:PrivUnit, local_epsilon:float, # ε0 in (0, 700]
                  )->float:
     "The cap's threshold t >= 0, cap {v: <v, u> >= t}, with ½ I_{1-t²}((d-1)/2, ½) = C = 1/(1 + e^{cε0})."
-    ec = self.cap_share*check_local_epsilon(local_epsilon)
-    return math.sqrt(float(special.betaincinv(0.5, (self.d - 1)/2, math.tanh(ec/2))))
+    ec, a = self.cap_share*check_local_epsilon(local_epsilon), (self.d - 1)/2
+    x = math.tanh(ec/2)                            # I_{t²}(½, a) = 1 - 2C; its complement 2C = 2 expit(-cε0)
+    s = special.betaincinv(0.5, a, x) if x <= 0.5 else special.betainccinv(0.5, a, 2*special.expit(-ec))   # t²
+    return math.sqrt(min(max(float(s), 0.0), 1.0))
 
 @patch
 def cap_probability(self:PrivUnit, local_epsilon:float, # ε0 in (0, 700]
@@ -251,7 +253,7 @@ def vr_parameters(p:float, # p-ratio, > 1
     "(α, r, γ) of the variation-ratio pair, validated (ValueError naming the parameter); p <= e^8 (see below)."
     p = check_real('p', p, lo=1.0, hi=P_MAX, lo_open=True)
     bmax = (p - 1)/(p + 1)
-    beta = check_real('beta', beta, lo=0.0, hi=bmax*(1 + 1e-12), lo_open=True)
+    beta = check_real('beta', beta, lo=0.0, hi=bmax*(1 + 1e-12) + 4e-16*p, lo_open=True)   # p rounded: u p in p - 1
     alpha = min(beta/(p - 1), 1/(p + 1))
     q = check_real('q', q, lo=1.0)
     r = alpha*p/q
@@ -276,6 +278,10 @@ def binom_tail_bound(N:int, # trials, >= 0
 
 # %% ../../../nbs/18_randomizers.ipynb #d053a65b
 _ETA = 1e-12       # relative error allowed in every computed binomial term (boost's pmf/cdf; tested in the tests)
+
+def _pmf_slack(n):
+    "Relative allowance, rounded up, for a lower-end mass made of a few binomial terms at n trials (see below)."
+    return 1e-11 + 64*2.0**-53*(10*math.sqrt(n) + 1)   # boost's error grows like u |k - np|; |k - np| <= 10 √n + 1
 _ABS_CDF = 1e-15   # absolute error allowed in every difference of two binomial cdf values (each < 1, error < 4u)
 _ETA_LOSS = 1e-12  # absolute error allowed in every computed privacy loss
 _TAIL = 1e-20      # per-side tail target of the windows (the certified bound of what is dropped goes to log p)
@@ -628,7 +634,7 @@ def _krr_view_lower(n, k, e0, d, kmax):
     if lo_s == 0: acc.add(np.array([-1]), np.array([float(np.exp(_logpmf(0, n, R)))*cz]))
     _fill(acc, s, lw, lam, math.tanh(e0/2), d, E, False, 64)
     pm = acc.pmf(False)
-    return {i: m*(1 - 1e-11) for i, m in pm.items()}      # two binomial terms and a ratio per mass: 1e-11 covers them
+    return {i: m*(1 - _pmf_slack(n)) for i, m in pm.items()}      # two binomial terms and a ratio per mass
 
 # %% ../../../nbs/18_randomizers.ipynb #422b3a1c
 def krr_pair_pld(n:int, # number of users, in [2, 1e12]
@@ -1071,7 +1077,7 @@ def _laws_view_lower(n, P, L0, L1, e0, d, kmax):
     acc = LossGrid(kmax)
     if lo_s == 0: acc.add(np.array([-1]), np.array([float(np.exp(_logpmf(0, n, 2*P[0])))*lbar]))
     _fill(acc, s, lw, lam, math.tanh(e0/2), d, math.exp(e0), False, 64)
-    return {i: m*(1 - 1e-11) for i, m in acc.pmf(False).items()}   # as _krr_view_lower: 1e-11 covers the terms
+    return {i: m*(1 - _pmf_slack(n)) for i, m in acc.pmf(False).items()}   # as _krr_view_lower
 
 def _view_lower(n, rz, e0, d, kmax):
     "Lower PMF (index -> mass) of the (a + b, a) view of the third-value pair, or None when there is none."
@@ -1088,6 +1094,8 @@ def _dense(pm):
     return m, i0, 0.0
 
 # %% ../../../nbs/18_randomizers.ipynb #bb5c6ea9
+from ...accounting.pld_build import check_grid_size
+
 def with_dataset_lower(pair:PldPair, # a certified pair of this randomizer at (n, ε0); its upper end is kept
                        n:int, # number of users, in [2, 1e12]
                        randomizer:Randomizer, # a descriptor of this module
@@ -1099,7 +1107,8 @@ def with_dataset_lower(pair:PldPair, # a certified pair of this randomizer at (n
     if not isinstance(randomizer, Randomizer):
         raise TypeError(f'randomizer must be a randomizers descriptor; got {type(randomizer).__name__}')
     if not isinstance(pair, PldPair): raise TypeError(f'pair must be a PldPair; got {type(pair).__name__}')
-    d = pair.d; kmax = math.ceil((e0 + 2*_ETA_LOSS)/d) + 1
+    d = pair.d; check_grid_size(2*e0, d)                  # the lower end's loss grid, before any work
+    kmax = math.ceil((e0 + 2*_ETA_LOSS)/d) + 1
     lo = (_view_lower(n, randomizer, e0, d, kmax) if has_blanket_pair(randomizer) else
           _pu_view_lower(n, randomizer, e0, d, kmax) if isinstance(randomizer, PrivUnit) else
           _binned_view_lower(n, randomizer, e0, d, kmax))        # Laplace, piecewise: binned (last section)
@@ -1272,7 +1281,7 @@ def _pu_view_lower(n, rz, e0, d, kmax):
     out = []
     for loss, m in ((np.log(L), Q*L), (-np.log(L), Q)):
         acc = LossGrid(kmax); acc.add(np.floor((loss - _ETA_LOSS)/d).astype(np.int64), m)
-        out.append({i: v*(1 - 1e-11) for i, v in acc.pmf(False).items()})
+        out.append({i: v*(1 - _pmf_slack(n)) for i, v in acc.pmf(False).items()})
     return out
 
 # %% ../../../nbs/18_randomizers.ipynb #be29a8f0
