@@ -172,6 +172,7 @@ def test_tiny_local_epsilon_through_randomizer_pld(e0):
 
 def test_with_dataset_lower_refuses_a_huge_loss_grid():
     "A pair on a grid of 1e-7 at ε0 = 8: the lower end's loss grid (1.6e8 points) is refused before any work."
-    pair = R.corner_blanket_pair_pld(5, 8.0, math.exp(-4.0), value_discretization_interval=1e-7)
+    from shuffle_privacy.accounting.pld_build import pair_from_pmfs
+    pair = pair_from_pmfs([(np.ones(1), 0, 0.0)], [(np.ones(1), 0, 0.0)], d=1e-7)   # any pair on that grid
     with pytest.raises(R.ResourceLimitError, match='value_discretization_interval'):
         R.with_dataset_lower(pair, 5, R.laplace(), 8.0)
