@@ -163,7 +163,7 @@ def test_wang_piecewise_counterexample():
     pd, plo = T[2][2], T[2][1]     # under t = 0: each of the victim's bands (ℓ = E, 1), and band 0 (ℓ = 1/E)
     ref = four_count_delta(r['eps_ub'], 1000, 8.0, pd, plo)
     lb = R.binned_dataset_delta(r['eps_ub'], 1000, R.piecewise(), 8.0)
-    assert ref*(1 - 1e-4) <= lb <= ref*(1 + 1e-9) and lb > 100*r['delta'], (lb, ref)   # _four_delta rounds down
+    assert ref*(1 - 1e-4) <= lb <= ref*(1 + 1e-9) and lb > 100*r['delta'], (lb, ref)   # _groups_delta rounds down
 
 # ---------------------------------------------------------------- bad inputs
 @pytest.mark.parametrize('kw', [dict(epsilon=-1.0), dict(n=1), dict(local_epsilon=9.0), dict(randomizer=R.k_rr(3)),

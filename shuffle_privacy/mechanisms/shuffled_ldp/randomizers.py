@@ -292,12 +292,21 @@ def _logpmf(k, n, p):
     "log of Bin(n, p)'s pmf through boost's pmf (stats.binom.pmf): relative error ~1e-15 at any n."
     with np.errstate(divide='ignore'): return np.log(stats.binom.pmf(k, n, p))
 
-def _c_window(N, R):
-    "Central range [lo, hi] of Bin(N, R), each tail about _TAIL (the exact dropped mass is bounded separately)."
+def _lookup(f, k, N, p):
+    "f(k, N, p) for integer arrays k, N: one call on the (k, N) box when that is smaller than the input."
+    k, N = np.broadcast_arrays(np.asarray(k, dtype=np.int64), np.asarray(N, dtype=np.int64))
+    if k.size == 0: return np.zeros(k.shape)
+    k0, N0 = int(k.min()), int(N.min())
+    sk, sN = int(k.max()) - k0 + 1, int(N.max()) - N0 + 1
+    if sk*sN >= k.size: return f(k, N, p)
+    return f(np.arange(k0, k0 + sk)[:, None], np.arange(N0, N0 + sN)[None, :], p)[k - k0, N - N0]
+
+def _c_window(N, R, tail=_TAIL):
+    "Central range [lo, hi] of Bin(N, R), each tail about `tail` (the exact dropped mass is bounded separately)."
     if N == 0 or R <= 0: return 0, 0
     if R >= 1: return N, N
-    lo = int(max(0, stats.binom.ppf(_TAIL, N, R) - 1))
-    hi = int(min(N, N - stats.binom.ppf(_TAIL, N, 1 - R) + 1))   # scipy's isf saturates: use the mirror
+    lo = int(max(0, stats.binom.ppf(tail, N, R) - 1))
+    hi = int(min(N, N - stats.binom.ppf(tail, N, 1 - R) + 1))   # scipy's isf saturates: use the mirror
     return lo, hi
 
 # %% ../../../nbs/18_randomizers.ipynb #2830b7b0
@@ -578,8 +587,8 @@ def _plus_binom(s, beta, m, q):
     "(E[(s + βR)_+], its terms' magnitude) for R ~ Bin(m, q) and β < 0, elementwise (closed form in cdfs)."
     t = np.floor(s/-beta)
     m1 = np.maximum(m - 1, 0)
-    F = stats.binom.cdf(np.clip(t, 0, m), m, q)
-    F1 = np.where((t >= 1) & (m >= 1), stats.binom.cdf(np.clip(t - 1, 0, m1), m1, q), 0.0)
+    F = _lookup(stats.binom.cdf, np.clip(t, 0, m), m, q)
+    F1 = np.where((t >= 1) & (m >= 1), _lookup(stats.binom.cdf, np.clip(t - 1, 0, m1), m1, q), 0.0)
     val = np.where(t < 0, 0.0, s*F + beta*m*q*F1)
     return np.maximum(val, 0.0), np.abs(s*F) + np.abs(beta*m*q*F1)
 
@@ -955,37 +964,55 @@ def _view_laws(pi, l0, l1, view):
     return P, mean(l0), mean(l1)
 
 # %% ../../../nbs/18_randomizers.ipynb #09e10ea9
-def _four_terms(a, b, n, P, v):
-    "Log weights of (a, b) and E[(Σ_g v_g h_g)_+ | a, b] (closed form in the split of the rest), with magnitudes."
-    lw = _logpmf(a, n, P[0]) + _logpmf(b, n - a, min(1.0, P[1]/(1 - P[0])) if P[0] < 1 else 0.0)
-    m = n - a - b
-    q = P[3]/(P[2] + P[3]) if P[2] + P[3] > 0 else 0.0
-    s, beta = v[0]*a + v[1]*b + v[2]*m, v[3] - v[2]
-    if beta > 0: s, beta, q = s + beta*m, -beta, 1 - q              # count group 2 instead of group 3
+def _merge_values(P, v):
+    "Groups of one value v merged (δ sees the counts only through Σ_g v_g h_g), empty ones dropped; by mass."
+    out = {}
+    for p, x in zip(np.asarray(P, float).tolist(), np.asarray(v, float).tolist()):
+        if p > 0: out[x] = out.get(x, 0.0) + p
+    while len(out) < 2: out[max(out) + 1.0 if out else 0.0] = 0.0    # a massless group: the closed form below
+    vs = sorted(out, key=out.get)                 # ascending mass: the two largest take the closed form
+    return np.array([out[x] for x in vs]), np.array(vs)
+
+def _group_windows(n, P, tail=_TAIL):
+    "Marginal central windows of the enumerated groups (all but the two largest), and their number of cells."
+    W = [np.arange(lo, hi + 1) for lo, hi in (_c_window(n, min(1.0, p), tail) for p in P[:-2])]
+    return W, math.prod(len(w) for w in W)
+
+def _group_terms(n, P, v, heads):
+    "Log weights of rows of enumerated counts, and E[(Σ_g v_g h_g)_+ | them] (closed form in the split of the rest)."
+    N, lw, s, rem = np.full(len(heads[0]) if heads else 1, n), 0.0, 0.0, 1.0
+    for g, h in enumerate(heads):                 # multinomial as a chain of binomials
+        lw = lw + _lookup(_logpmf, h, N, min(1.0, P[g]/rem) if rem > 0 else 0.0)
+        s, N, rem = s + v[g]*h, N - h, rem - P[g]
+    q = P[-1]/(P[-2] + P[-1]) if P[-2] + P[-1] > 0 else 0.0
+    s, beta = s + v[-2]*N, v[-1] - v[-2]
+    if beta > 0: s, beta, q = s + beta*N, -beta, 1 - q              # count group -2 instead of group -1
+    lw = np.broadcast_to(lw, np.shape(N))
     if beta == 0 or q == 0: return lw, np.maximum(s, 0.0), np.abs(s)
-    return (lw, *_plus_binom(s, beta, m, q))
+    return (lw, *_plus_binom(s, beta, N, q))
+
 
 # %% ../../../nbs/18_randomizers.ipynb #8f1933d7
-_MAX_PAIR_CELLS = 4*10**7      # (a, b) cells of one four-group evaluation
+_MAX_PAIR_CELLS = 4*10**7      # enumerated cells of one evaluation of _groups_delta
 
-def _four_delta(eps, n, P, L0, L1):
-    "δ(ε) of four groups, rounded down: (1/n) E[(Σ_g (ℓ0 - e^ε ℓ1)_g h_g)_+], h ~ Mult(n, P); windows drop cells."
-    v = L0 - math.exp(eps)*L1
-    (alo, ahi), (blo, bhi) = _c_window(n, P[0]), _c_window(n, P[1])
-    A, B = np.arange(alo, ahi + 1), np.arange(blo, bhi + 1)
-    if len(A)*len(B) > _MAX_PAIR_CELLS:
-        raise ResourceLimitError(f'{len(A)*len(B):.3g} cells; dataset_delta handles up to {_MAX_PAIR_CELLS:.0e} '
-                                 '(a smaller n)')
+def _groups_delta(eps, n, P, L0, L1, skip=False, tail=_TAIL):
+    "δ(ε) of G groups, rounded down: (1/n) E[(Σ_g (ℓ0 - e^ε ℓ1)_g h_g)_+], h ~ Mult(n, P); windows drop cells."
+    P, v = _merge_values(P, np.asarray(L0) - math.exp(eps)*np.asarray(L1))
+    W, cells = _group_windows(n, P, tail)
+    if cells > _MAX_PAIR_CELLS:
+        if skip: return None
+        raise ResourceLimitError(f'{cells:.3g} cells; dataset_delta handles up to {_MAX_PAIR_CELLS:.0e} (a smaller n)')
+    rows = max(1, 2**18//math.prod(len(w) for w in W[1:])) if W else 1
+    starts = range(0, len(W[0]), rows) if W else range(1)
     tot = err = 0.0
-    rows = max(1, 2**18//len(B))
-    starts = range(0, len(A), rows)
-    for i in progress(starts, desc='dataset_delta rows') if len(A)*len(B) > 10**7 else starts:
-        a, b = np.broadcast_arrays(A[i:i + rows, None], B[None, :])
-        ok = b <= n - a
-        lw, val, mag = _four_terms(a[ok], b[ok], n, P, v)
+    for i in progress(starts, desc='dataset_delta rows') if cells > 10**7 else starts:
+        heads = [g.ravel() for g in np.meshgrid(W[0][i:i + rows], *W[1:], indexing='ij')] if W else []
+        if heads: ok = np.sum(heads, axis=0) <= n; heads = [h[ok] for h in heads]
+        lw, val, mag = _group_terms(n, P, v, heads)
         w = np.exp(lw)
         tot += float(np.sum(w*val)); err += float(np.sum(w*mag))
-    return max(0.0, (tot*(1 - 1e-9) - 1e-12*err)/n)
+    return max(0.0, (tot*(1 - 1e-9 - len(P)*_pmf_slack(n)) - 1e-12*err)/n)
+
 
 # %% ../../../nbs/18_randomizers.ipynb #522a65f3
 _MAX_INDEP_CELLS = 3*10**7     # (C, A0, A1) cells of one exact evaluation (about n = 2000 and below)
@@ -1032,6 +1059,8 @@ def _independent_delta(eps, n, b, e0):
     return max(0.0, (tot*(1 - 1e-9) - 1e-12*err)/n)
 
 # %% ../../../nbs/18_randomizers.ipynb #0af35c83
+_FULL_TAIL = 1e-14   # per-side window tail of the eight-class view (dropped cells only lower it)
+
 def _pair_candidates(rz, e0):
     "(q, symmetric) of the actual neighbouring datasets tried: the others at z = x', and at a third z."
     _, p10, p11 = _blanket_classes(rz, e0)          # ValueError naming randomizer if it is not a two-class one
@@ -1050,16 +1079,18 @@ def dataset_delta(epsilon:float, # ε >= 0
                   randomizer:Randomizer, # k-RR, subset selection, Hadamard response, a unary encoding, local hashing
                   local_epsilon:float, # ε0 in (0, 8]
                  )->float:
-    "Certified lower bound on a shuffled two-class randomizer's δ(ε) (replace-one): one actual pair, several views."
+    "Certified lower bound on a shuffled two-class randomizer's δ(ε) (replace-one): actual pairs, all classes or views."
     eps, n, e0 = _check_pair_args(epsilon, n, randomizer, local_epsilon)
     cands = _pair_candidates(randomizer, e0)
     if eps >= e0: return 0.0                         # every loss of one pair is at most ε0
     best = 0.0
     for q, sym in cands:
         pi, l0, l1 = _class_laws(q, e0)
+        full = _groups_delta(eps, n, pi.ravel(), l0.ravel(), l1.ravel(), True, _FULL_TAIL) if sym else None
+        if full is not None: best = max(best, full); continue      # all eight classes: above every view
         for view in (_VIEWS if sym else _VIEWS[:1]):  # z = x': the first view is exact (four classes)
             for L0, L1 in (((l0, l1),) if sym else ((l0, l1), (l1, l0))):
-                best = max(best, _four_delta(eps, n, *_view_laws(pi, L0, L1, view)))
+                best = max(best, _groups_delta(eps, n, *_view_laws(pi, L0, L1, view)))
     b = _independent_bit(randomizer, e0)             # UE, local hashing: the whole third-value pair, when cheap
     if b is not None and _independent_cells(n, b, e0) <= _MAX_INDEP_CELLS:
         best = max(best, _independent_delta(eps, n, b, e0))
@@ -1250,7 +1281,7 @@ def binned_dataset_delta(epsilon:float, # ε >= 0
     cuts = _check_cuts(cuts)
     if eps >= e0: return 0.0                         # every loss of one pair is at most ε0
     cands = _binned_candidates(randomizer, e0, cuts)
-    best = max(_four_delta(eps, n, *c) for c in progress(cands, desc='binned views'))
+    best = max(_groups_delta(eps, n, *c) for c in progress(cands, desc='binned views'))
     return max(0.0, best*(1 - 3*n*_BIN_TAU) - 3*_BIN_TAU*(1 + math.exp(eps)))
 
 # %% ../../../nbs/18_randomizers.ipynb #81fdac61
