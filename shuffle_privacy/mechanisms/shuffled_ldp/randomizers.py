@@ -995,13 +995,13 @@ def _group_terms(n, P, v, heads):
 # %% ../../../nbs/18_randomizers.ipynb #8f1933d7
 _MAX_PAIR_CELLS = 4*10**7      # enumerated cells of one evaluation of _groups_delta
 
-def _groups_delta(eps, n, P, L0, L1, skip=False, tail=_TAIL):
+def _groups_delta(eps, n, P, L0, L1, skip=False, tail=_TAIL, budget=_MAX_PAIR_CELLS):
     "δ(ε) of G groups, rounded down: (1/n) E[(Σ_g (ℓ0 - e^ε ℓ1)_g h_g)_+], h ~ Mult(n, P); windows drop cells."
     P, v = _merge_values(P, np.asarray(L0) - math.exp(eps)*np.asarray(L1))
     W, cells = _group_windows(n, P, tail)
-    if cells > _MAX_PAIR_CELLS:
+    if cells > budget:
         if skip: return None
-        raise ResourceLimitError(f'{cells:.3g} cells; dataset_delta handles up to {_MAX_PAIR_CELLS:.0e} (a smaller n)')
+        raise ResourceLimitError(f'{cells:.3g} cells; dataset_delta handles up to {budget:.0e} (a smaller n)')
     rows = max(1, 2**18//math.prod(len(w) for w in W[1:])) if W else 1
     starts = range(0, len(W[0]), rows) if W else range(1)
     tot = err = 0.0
@@ -1059,7 +1059,7 @@ def _independent_delta(eps, n, b, e0):
     return max(0.0, (tot*(1 - 1e-9) - 1e-12*err)/n)
 
 # %% ../../../nbs/18_randomizers.ipynb #0af35c83
-_FULL_TAIL = 1e-14   # per-side window tail of the eight-class view (dropped cells only lower it)
+_FULL = (1e-12, 2*10**7)   # the eight-class view: window tail (dropping cells only lowers it), most cells
 
 def _pair_candidates(rz, e0):
     "(q, symmetric) of the actual neighbouring datasets tried: the others at z = x', and at a third z."
@@ -1083,16 +1083,16 @@ def dataset_delta(epsilon:float, # ε >= 0
     eps, n, e0 = _check_pair_args(epsilon, n, randomizer, local_epsilon)
     cands = _pair_candidates(randomizer, e0)
     if eps >= e0: return 0.0                         # every loss of one pair is at most ε0
-    best = 0.0
+    best, b = 0.0, _independent_bit(randomizer, e0)
     for q, sym in cands:
         pi, l0, l1 = _class_laws(q, e0)
-        full = _groups_delta(eps, n, pi.ravel(), l0.ravel(), l1.ravel(), True, _FULL_TAIL) if sym else None
+        whole = sym and b is None                    # independent memberships: the exact form below instead
+        full = _groups_delta(eps, n, pi.ravel(), l0.ravel(), l1.ravel(), True, *_FULL) if whole else None
         if full is not None: best = max(best, full); continue      # all eight classes: above every view
         for view in (_VIEWS if sym else _VIEWS[:1]):  # z = x': the first view is exact (four classes)
             for L0, L1 in (((l0, l1),) if sym else ((l0, l1), (l1, l0))):
                 best = max(best, _groups_delta(eps, n, *_view_laws(pi, L0, L1, view)))
-    b = _independent_bit(randomizer, e0)             # UE, local hashing: the whole third-value pair, when cheap
-    if b is not None and _independent_cells(n, b, e0) <= _MAX_INDEP_CELLS:
+    if b is not None and _independent_cells(n, b, e0) <= _MAX_INDEP_CELLS:       # UE, local hashing: exact
         best = max(best, _independent_delta(eps, n, b, e0))
     return best
 
