@@ -195,3 +195,26 @@ def test_with_dataset_lower_refuses_a_pair_of_other_parameters():
         R.with_dataset_lower(R.blanket_pair_pld(3000, rz, 1.0, value_discretization_interval=1e-3), 100, rz, 1.0)
     assert R.with_dataset_lower(R.blanket_pair_pld(100, rz, 1.0, value_discretization_interval=1e-3), 100, rz,
                                 1.0).lower_certified
+
+@pytest.mark.slow
+def test_subset_third_value_against_monte_carlo():
+    "d = 100, k = 2, ε0 = 4, n = 1000 (the refutation's pair) at ε where δ is large: dataset_delta's eight-class"
+    "value against a Monte Carlo of the pair itself (memberships drawn sequentially, loss from each user's ratios)."
+    d, k, e0, n, eps, m = 100, 2, 4.0, 1000, 0.4, 40_000
+    rng, E = np.random.default_rng(7), math.exp(e0)
+    pin = k*E/(k*E + d - k)                         # P(own value in S) under R(own): C(d-1,k-1)e / (that + C(d-1,k))
+    def draw(size, own_is_z):
+        "Memberships (x in S, x' in S, z in S) of reports of a user holding z (own_is_z) or x."
+        own = rng.random(size) < pin                # the holder's own value in S; then k - own of the other d - 1
+        r = k - own
+        a = rng.random(size) < r/(d - 1)            # the first other value (x if own = z, else z)
+        b = rng.random(size) < (r - a)/(d - 2)      # the second (x')
+        return (a, b, own) if own_is_z else (own, b, a)
+    x, x1, z = draw((m, n - 1), True)
+    vx, vx1, vz = draw(m, False)
+    num = (E**(x.astype(int) - z)).sum(1) + E**(vx.astype(int) - vz)
+    den = (E**(x1.astype(int) - z)).sum(1) + E**(vx1.astype(int) - vz)
+    mc = np.maximum(1 - math.exp(eps)*den/num, 0.0)
+    law = [a.ravel() for a in R._class_laws(R._q_third(R.subset_selection(d, k), e0), e0)]
+    lb = R._groups_delta(eps, n, *law, False, *R._FULL)              # as dataset_delta takes it
+    assert abs(mc.mean() - lb) <= 4*mc.std()/math.sqrt(m) + 1e-4*lb, (mc.mean(), mc.std()/math.sqrt(m), lb)
