@@ -6,6 +6,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 from scipy import stats
+from scipy.special import gammaln
 import shuffle_privacy as sp
 from shuffle_privacy.mechanisms.shuffled_ldp import randomizers as R
 from helpers_enum import shuffled_law, table, hockey
@@ -111,7 +112,7 @@ def count_dp_delta(eps, n, T, x, x1, z):
     N0, N1 = r*u0 + (n - u0 - w0) + w0/r, r*u1 + (n - u1 - w1) + w1/r          # n × mean ratio to R(z)
     return float(np.sum(D*np.maximum(N0 - math.exp(eps)*N1, 0)))/n
 
-@pytest.mark.parametrize('d,k,e0', [(9, 2, 4.0), (8, 3, 1.5)])
+@pytest.mark.parametrize('d,k,e0', [(9, 2, 4.0), (8, 3, 1.5), (12, 2, 3.0)])   # the last: the flipped split
 def test_subset_third_value_all_classes_against_count_dp(d, k, e0):
     "Subset selection, others at a third value, n = 16: the eight-class view dataset_delta takes is the pair's exact"
     "δ (a DP over the counts that fix both likelihoods, from explicit subsets), above each four-group view."
@@ -125,14 +126,55 @@ def test_subset_third_value_all_classes_against_count_dp(d, k, e0):
         views = [R._groups_delta(eps, n, *R._view_laws(pi, l0, l1, v)) for v in R._VIEWS]
         assert max(views) <= ex*(1 + 1e-9), (eps, views, ex)
 
+def lmult(counts, N, probs):
+    "log multinomial pmf (gammaln) of counts and the rest N - sum(counts), -inf where the rest is negative."
+    rest = N - sum(counts)
+    out = gammaln(N + 1) - gammaln(np.maximum(rest, 0) + 1) + rest*math.log(probs[-1])
+    for c, p in zip(counts, probs[:-1]):
+        out = out - gammaln(c + 1) + (c*math.log(p) if p > 0 else np.where(c == 0, 0.0, -np.inf))
+    return np.where(rest >= 0, out, -np.inf)
+
+def subset_third_value_delta(eps, n, d, k, e0, amax=60, bmax=90, b11max=14):
+    "δ(ε) of subset selection's third-value pair from scratch: condition on C, the reports holding z (binomial);"
+    "the C and the n - C reports split over (x in S, x' in S) independently; sorted suffix sums over one part."
+    E, Ee = math.exp(e0), math.exp(eps)
+    Q = lambda j: math.comb(d - 3, k - j) if k >= j else 0    # ω-counts of subsets with j of the three values
+    q1 = [Q(2), Q(2), Q(3), Q(1)]; q0 = [Q(1), Q(1), Q(2), Q(0)]     # (10, 01, 11, 00) with z in S, without
+    s1, s0 = sum(q1), sum(q0)
+    pc, p1, p0 = E*s1/(E*s1 + s0), [q/s1 for q in q1], [q/s0 for q in q0]
+    Cs = np.arange(max(0, int(n*pc - 12*math.sqrt(n*pc*(1 - pc)))), min(n, int(n*pc + 12*math.sqrt(n*pc))) + 1)
+    grid = lambda m, m11: [g.ravel() for g in np.meshgrid(np.arange(m + 1), np.arange(m + 1), np.arange(m11 + 1),
+                                                         indexing='ij')]
+    A10, A01, A11 = grid(amax, 3); B10, B01, B11 = grid(bmax, b11max)
+    tot = 0.0
+    for C in Cs.tolist():
+        lc = stats.binom.logpmf(C, n, pc)
+        pa = np.exp(lmult([A10, A01, A11], C, p1)); w0, w1 = C - A10 - A11, C - A01 - A11   # in C_z, not C_x / C_x'
+        pb = np.exp(lmult([B10, B01, B11], n - C, p0)); u0, u1 = B10 + B11, B01 + B11       # in C_x / C_x', not C_z
+        y1, y0, K = (1/E - 1)*(w0 - Ee*w1), (E - 1)*(u0 - Ee*u1), n*(1 - Ee)     # n(ℓ0 - e^ε ℓ1) = K + y1 + y0
+        o = np.argsort(y0); y0s, pbs = y0[o], pb[o]
+        S0 = np.append(np.cumsum(pbs[::-1])[::-1], 0.0); S1 = np.append(np.cumsum((pbs*y0s)[::-1])[::-1], 0.0)
+        i = np.searchsorted(y0s, -(K + y1), side='right')
+        tot += math.exp(lc)*float(np.sum(pa*((K + y1)*S0[i] + S1[i])))
+    return tot/n
+
 @pytest.mark.slow
 def test_wang_subset_k2_counterexample():
     "Subset selection, d = 100, k = 2, ε0 = 4, n = 1000: all eight classes of the third-value pair exceed their"
-    "δ = 1e-8 at their ε = 1.1588 (every four-group view stays below it: 9.34e-9)."
+    "δ = 1e-8 at their ε = 1.1588 (every four-group view stays below it: 9.34e-9); against a from-scratch reference."
     rows = json.loads((pathlib.Path(__file__).parents[1]/'nbs/data/wang_vldb24_reference.json').read_text())['rows']
     r = next(r for r in rows if r['randomizer'] == 'subset_selection' and r['options']['k'] == 2 and r['n'] == 1000
              and r['delta'] == 1e-8)
-    assert R.dataset_delta(r['eps_ub'], 1000, R.subset_selection(100, 2), 4.0) > 1.05*r['delta']
+    lb, ref = R.dataset_delta(r['eps_ub'], 1000, R.subset_selection(100, 2), 4.0), subset_third_value_delta(
+        r['eps_ub'], 1000, 100, 2, 4.0)
+    assert ref*(1 - 1e-6) <= lb <= ref*(1 + 1e-9) and lb > 1.05*r['delta'], (lb, ref)
+
+def test_subset_reference_against_count_dp():
+    "The from-scratch reference above against the count DP of explicit subsets (n = 14)."
+    T = table(R.subset_selection(9, 2), 3.0)
+    for eps in (0.2, 1.0):
+        ref = subset_third_value_delta(eps, 14, 9, 2, 3.0, amax=14, bmax=14, b11max=14)
+        assert ref == pytest.approx(count_dp_delta(eps, 14, T, 0, 1, 2), rel=1e-9)
 
 @pytest.mark.parametrize('rz', [R.subset_selection(20, 6), R.unary_encoding()] +
                          [pytest.param(r, marks=pytest.mark.slow) for r in

@@ -98,7 +98,7 @@ def randomizer_league_row(row:dict, # one stored Wang et al. row (randomizer, op
     elif row['randomizer'] in ('laplace', 'piecewise') and n <= 10**4 and e0 <= 8:
         out['pair_delta'] = R.binned_dataset_delta(row['eps_ub'], n, rz, e0)   # actual pairs through output bins
     elif row['randomizer'] not in ('k_rr', 'binary_rr') and n <= 10**4 and e0 <= 8 and R.has_blanket_pair(rz):
-        out['pair_delta'] = max(R.dataset_delta(row['eps_ub'], n, rz, e0),     # one actual pair, four-group views,
+        out['pair_delta'] = max(R.dataset_delta(row['eps_ub'], n, rz, e0),     # actual pairs, whole or in views,
                                 R.mixed_dataset_delta(row['eps_ub'], n, rz, e0, max_mixture=4))   # and mixed ones
     if out['wang_status'] == 'claimed (proof gap)' and out['ours'] <= row['eps_ub']:
         out['wang_status'] = 'holds (ours, certified, is below)'                 # our certified ε implies their claim

@@ -289,7 +289,7 @@ _CHUNK = 2*10**6   # cells per vectorised chunk
 _MAX_CELLS = 3*10**8
 
 def _logpmf(k, n, p):
-    "log of Bin(n, p)'s pmf through boost's pmf (stats.binom.pmf): relative error ~1e-15 at any n."
+    "log of Bin(n, p)'s pmf through boost's pmf (stats.binom.pmf): relative error about 1e-13 (checked: tests)."
     with np.errstate(divide='ignore'): return np.log(stats.binom.pmf(k, n, p))
 
 def _lookup(f, k, N, p):
@@ -969,14 +969,15 @@ def _merge_values(P, v):
     out = {}
     for p, x in zip(np.asarray(P, float).tolist(), np.asarray(v, float).tolist()):
         if p > 0: out[x] = out.get(x, 0.0) + p
-    while len(out) < 2: out[max(out) + 1.0 if out else 0.0] = 0.0    # a massless group: the closed form below
     vs = sorted(out, key=out.get)                 # ascending mass: the two largest take the closed form
-    return np.array([out[x] for x in vs]), np.array(vs)
+    pad = max(0, 2 - len(vs))                     # massless groups: the closed form needs two
+    return np.array([0.0]*pad + [out[x] for x in vs]), np.array([0.0]*pad + vs)
 
 def _group_windows(n, P, tail=_TAIL):
-    "Marginal central windows of the enumerated groups (all but the two largest), and their number of cells."
+    "Marginal windows of the enumerated groups (all but the two heaviest), longest first, their order, and the cells."
     W = [np.arange(lo, hi + 1) for lo, hi in (_c_window(n, min(1.0, p), tail) for p in P[:-2])]
-    return W, math.prod(len(w) for w in W)
+    o = sorted(range(len(W)), key=lambda g: -len(W[g]))        # chunks cut the longest: the rest is at most budget/len
+    return [W[g] for g in o], o, math.prod(len(w) for w in W)
 
 def _group_terms(n, P, v, heads):
     "Log weights of rows of enumerated counts, and E[(Σ_g v_g h_g)_+ | them] (closed form in the split of the rest)."
@@ -998,7 +999,8 @@ _MAX_PAIR_CELLS = 4*10**7      # enumerated cells of one evaluation of _groups_d
 def _groups_delta(eps, n, P, L0, L1, skip=False, tail=_TAIL, budget=_MAX_PAIR_CELLS):
     "δ(ε) of G groups, rounded down: (1/n) E[(Σ_g (ℓ0 - e^ε ℓ1)_g h_g)_+], h ~ Mult(n, P); windows drop cells."
     P, v = _merge_values(P, np.asarray(L0) - math.exp(eps)*np.asarray(L1))
-    W, cells = _group_windows(n, P, tail)
+    W, o, cells = _group_windows(n, P, tail)
+    P, v = np.append(P[o], P[-2:]), np.append(v[o], v[-2:])     # the chain follows the windows' order
     if cells > budget:
         if skip: return None
         raise ResourceLimitError(f'{cells:.3g} cells; dataset_delta handles up to {budget:.0e} (a smaller n)')
@@ -1086,9 +1088,9 @@ def dataset_delta(epsilon:float, # ε >= 0
     best, b = 0.0, _independent_bit(randomizer, e0)
     for q, sym in cands:
         pi, l0, l1 = _class_laws(q, e0)
-        whole = sym and b is None                    # independent memberships: the exact form below instead
+        whole = sym and b is None and np.count_nonzero(pi) > 4    # subset selection (independent: exact below)
         full = _groups_delta(eps, n, pi.ravel(), l0.ravel(), l1.ravel(), True, *_FULL) if whole else None
-        if full is not None: best = max(best, full); continue      # all eight classes: above every view
+        if full is not None: best = max(best, full)  # all eight classes; the views too (wider windows, tiny δ)
         for view in (_VIEWS if sym else _VIEWS[:1]):  # z = x': the first view is exact (four classes)
             for L0, L1 in (((l0, l1),) if sym else ((l0, l1), (l1, l0))):
                 best = max(best, _groups_delta(eps, n, *_view_laws(pi, L0, L1, view)))
