@@ -40,8 +40,18 @@ def test_binary_rr_matches_exact_worst_case(n, e0):
         up = pld_of(ShuffledBinaryRREvent(n, e0), 1e-4).epsilon_bounds(delta)[1]
         assert w - 2e-9 <= up <= w*1.005 + 2e-4, (delta, w, up)       # within the grid of the profile PLD
 
+@pytest.mark.slow
+@pytest.mark.parametrize('e0,ratio', [(1.0, 0.83), (4.0, 0.77)])
+def test_binary_rr_exact_at_the_top_of_its_range(e0, ratio):
+    "n = 1e4: the event is the exact worst case, 17% (ε0 = 1) and 23% (ε0 = 4) below the stronger clone (notebook 19)."
+    n = 10_000
+    w = rr_worst_case_epsilon(1e-6, n=n, local_epsilon=e0)
+    up = pld_of(ShuffledBinaryRREvent(n, e0), 1e-4).epsilon_bounds(1e-6)[1]
+    strong = clone_pair_pld(n, e0, clone_probability=2/(math.exp(e0) + 1)).epsilon_bounds(1e-6)[1]
+    assert w - 2e-9 <= up <= w*1.005 + 2e-4 and up <= ratio*strong, (w, up, strong)
+
 def test_binary_rr_above_the_exact_range_uses_the_proven_pair():
-    n, e0 = 6000, 1.0                                              # above _RR_PROFILE_MAX_N = 5000
+    n, e0 = 10_001, 1.0                                            # above _RR_PROFILE_MAX_N = 1e4
     up = pld_of(ShuffledBinaryRREvent(n, e0), 1e-4).epsilon_bounds(1e-6)[1]
     strong = clone_pair_pld(n, e0, clone_probability=2/(math.e + 1)).epsilon_bounds(1e-6)[1]
     assert math.isclose(up, strong, rel_tol=2e-3)

@@ -424,7 +424,7 @@ def blanket_epsilon(delta:float, # δ in (0, 1)
     return float(g[int(np.argmax(m <= delta))])
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #47cf0122
-_RR_PROFILE_MAX_N = 5000
+_RR_PROFILE_MAX_N = _RR_EXACT_MAX_N   # the exact profile is the event's pair up to here (about 6 s at the top)
 _RR_PROFILE_POINTS = 4000
 
 def _profile_grid(e0:float, d:float, max_points:int)->np.ndarray:
@@ -463,7 +463,7 @@ def _rr_strong_pair(n:int, e0:float, d:float)->PldPair:
 
 @functools.lru_cache(maxsize=8)
 def _rr_profile_pld(n:int, e0:float, d:float)->PldPair:
-    "PLD of the exact worst-case profile of shuffled binary RR, capped by the variation-ratio pair (n <= 5000)."
+    "PLD of the exact worst-case profile of shuffled binary RR, capped by the variation-ratio pair (n <= 1e4)."
     grid = _profile_grid(e0, d, _RR_PROFILE_POINTS)
     prof = _rr_profile_on_grid(n, e0, grid)
     vr = _rr_strong_pair(n, e0, d)
