@@ -155,14 +155,18 @@ def test_lab_explorer_slider_redraws(lab, tmp_path):
             todo = [i for i, t in enumerate(texts) if t.lstrip().startswith('#| export')]
             explorer = [i for i, t in enumerate(texts) if re.search(r'^\s*iteration_explorer\(\)', t, re.M)]
             assert explorer, 'no `iteration_explorer()` cell'
-            for i in todo + explorer[:1]:        # the exported definitions (cheap), then the explorer cell
+            def run(i):
+                "Execute cell i and wait until its prompt shows an execution count (not the idle indicator alone)."
                 cells.nth(i).locator('.jp-InputPrompt').click()
                 page.keyboard.press('Control+Enter')
-                page.wait_for_timeout(300)
-                page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', timeout=120_000)
+                page.wait_for_function('el => /\\[\\d+\\]/.test(el.innerText)',
+                                       arg=cells.nth(i).locator('.jp-InputPrompt').element_handle(), timeout=120_000)
+            for i in todo + explorer[:1]: run(i)    # the exported definitions (cheap), then the explorer cell
             out = cells.nth(explorer[0]).locator('.jp-Cell-outputArea').first
             img = out.locator('img').first
-            img.wait_for(timeout=120_000)
+            try: img.wait_for(timeout=60_000)
+            except Exception:                    # a keystroke lost to a busy page: run the explorer once more
+                run(explorer[0]); img.wait_for(timeout=120_000)
             before = img.get_attribute('src')
             page.screenshot(path=str(tmp_path/'explorer_before.png'))
             handle = out.locator('.widget-slider .noUi-handle').first
