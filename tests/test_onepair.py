@@ -158,6 +158,18 @@ def subset_third_value_delta(eps, n, d, k, e0, amax=60, bmax=90, b11max=14):
         tot += math.exp(lc)*float(np.sum(pa*((K + y1)*S0[i] + S1[i])))
     return tot/n
 
+def test_subset_k2_views_stay_below_their_delta():
+    "d = 100, k = 2, ε0 = 4, n = 1000 at their ε = 1.1588: every four-group view of the third-value pair (and the"
+    "others at x') stays at 9.34e-9 < 1e-8; only all eight classes (slow test below) exceed it."
+    e0, n, eps = 4.0, 1000, 1.1587944030761719
+    rz = R.subset_selection(100, 2)
+    pi, l0, l1 = R._class_laws(R._q_third(rz, e0), e0)
+    views = [R._groups_delta(eps, n, *R._view_laws(pi, l0, l1, v)) for v in R._VIEWS]
+    _, p10, p11 = R._blanket_classes(rz, e0)
+    pq, a, b = R._class_laws(R._q_pair(p10, p11), e0)
+    pair = [R._groups_delta(eps, n, *R._view_laws(pq, x, y, R._VIEWS[0])) for x, y in ((a, b), (b, a))]
+    assert 9.3e-9 < max(views) < 9.4e-9 and max(pair) < 1e-8, (views, pair)
+
 @pytest.mark.slow
 def test_wang_subset_k2_counterexample():
     "Subset selection, d = 100, k = 2, ε0 = 4, n = 1000: all eight classes of the third-value pair exceed their"

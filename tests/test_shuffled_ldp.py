@@ -120,7 +120,7 @@ def test_rr_worst_case_between_the_bounds(n, e0):
     assert rr_worst_case_delta(w, n=n, local_epsilon=e0) <= 1e-6
     up = pld_of(ShuffledBinaryRREvent(n, e0), 1e-4).epsilon_bounds(1e-6)[1]
     assert rr_pair_pld(n, e0).epsilon_bounds(1e-6)[0] <= w <= up + 2e-9   # w: bisection to 1e-9 (rounded up)
-    assert up <= w*1.01                                  # n <= 5000: the event's PLD is the exact worst case
+    assert up <= w*1.01                                  # n <= 1e4: the event's PLD is the exact worst case
     with pytest.raises(ResourceLimitError, match='instead'):
         rr_worst_case_epsilon(1e-6, n=20_000, local_epsilon=e0)
 

@@ -41,9 +41,9 @@ def test_binary_rr_matches_exact_worst_case(n, e0):
         assert w - 2e-9 <= up <= w*1.005 + 2e-4, (delta, w, up)       # within the grid of the profile PLD
 
 @pytest.mark.slow
-@pytest.mark.parametrize('e0,ratio', [(1.0, 0.83), (4.0, 0.77)])
+@pytest.mark.parametrize('e0,ratio', [(1.0, 0.85), (4.0, 0.79)])
 def test_binary_rr_exact_at_the_top_of_its_range(e0, ratio):
-    "n = 1e4: the event is the exact worst case, 17% (ε0 = 1) and 23% (ε0 = 4) below the stronger clone (notebook 19)."
+    "n = 1e4: the event is the exact worst case, 17% (ε0 = 1) and 23% (ε0 = 4) below the stronger clone (at least 15%, 21%)."
     n = 10_000
     w = rr_worst_case_epsilon(1e-6, n=n, local_epsilon=e0)
     up = pld_of(ShuffledBinaryRREvent(n, e0), 1e-4).epsilon_bounds(1e-6)[1]
