@@ -424,7 +424,7 @@ def blanket_epsilon(delta:float, # δ in (0, 1)
     return float(g[int(np.argmax(m <= delta))])
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #47cf0122
-_RR_PROFILE_MAX_N = _RR_EXACT_MAX_N   # the exact profile is the event's pair up to here (about 6 s at the top)
+_RR_PROFILE_MAX_N = _RR_EXACT_MAX_N   # the exact profile is the event's pair up to here (progress near the top)
 _RR_PROFILE_POINTS = 4000
 
 def _profile_grid(e0:float, d:float, max_points:int)->np.ndarray:
