@@ -8,7 +8,8 @@ __all__ = ['Event', 'ProfileEvent', 'UnsupportedEventError', 'rdp_of', 'rdp_from
            'ShuffledCheckInEvent', 'ShuffledPNSGDEvent', 'ShuffledLaplacePNSGDEvent', 'RandomlyStoppedPNSGDEvent',
            'OnlineGaussianPNSGDEvent', 'OnlineLaplacePNSGDEvent', 'RepairedBlogsStepEvent', 'P1DEvent', 'PVECEvent',
            'ShuffledLDPEvent', 'ShuffledBinaryRREvent', 'randomizers', 'ParallelDpEvent', 'shuffled_ldp_groups',
-           'BallsIntoBinsEvent', 'BallsIntoBinsUniformEvent', 'CheuSumEvent', 'ResourceLimitError', 'OrderGridWarning']
+           'BallsIntoBinsEvent', 'BallsIntoBinsUniformEvent', 'CheuSumEvent', 'HeterogeneousShuffledLDPEvent',
+           'ResourceLimitError', 'OrderGridWarning']
 
 # %% ../nbs/29_api.ipynb #2ed69a7f
 __version__ = "0.1.0"
@@ -33,6 +34,7 @@ from .accounting.parallel import ParallelDpEvent   # registers its RDP and PLD
 from .mechanisms.shuffled_ldp.groups import shuffled_ldp_groups
 from .mechanisms.shuffled_ldp.multi_message import BallsIntoBinsEvent, BallsIntoBinsUniformEvent
 from .mechanisms.shuffled_ldp.cheu import CheuSumEvent
+from .mechanisms.shuffled_ldp.heterogeneous import HeterogeneousShuffledLDPEvent
 import shuffle_privacy.mechanisms.shuffle_gaussian.pld   # registers the certified PLD of ShuffleGaussianEvent
 import shuffle_privacy.accounting.profile_pld   # registers the dominating PLD of every ProfileEvent (profile_pld)
 # ... of SubsampledShuffleGaussianEvent, ShuffledCheckInEvent
@@ -45,5 +47,5 @@ _all_ = ['Event', 'ProfileEvent', 'UnsupportedEventError', 'rdp_of', 'rdp_from_i
          'ShuffledPNSGDEvent', 'ShuffledLaplacePNSGDEvent', 'RandomlyStoppedPNSGDEvent', 'OnlineGaussianPNSGDEvent',
          'OnlineLaplacePNSGDEvent', 'RepairedBlogsStepEvent', 'P1DEvent', 'PVECEvent',
          'ShuffledLDPEvent', 'ShuffledBinaryRREvent', 'randomizers', 'ParallelDpEvent', 'shuffled_ldp_groups',
-         'BallsIntoBinsEvent', 'BallsIntoBinsUniformEvent', 'CheuSumEvent',
+         'BallsIntoBinsEvent', 'BallsIntoBinsUniformEvent', 'CheuSumEvent', 'HeterogeneousShuffledLDPEvent',
          'ResourceLimitError', 'OrderGridWarning']

@@ -537,6 +537,56 @@ def _t_blocks(n, gamma, rel, pess):
     Tg, lwg = _group(T, lb, _rel_groups(T, rel), pess)
     return Tg, lwg, tail
 
+# %% ../../../nbs/18_randomizers.ipynb #616a8bb4
+_MAX_PB_OPS = 4*10**8      # multiply-adds of the Poisson-binomial convolution (each a few ns): checked before work
+
+def _check_others(others, n:int)->tuple:
+    "The other users as a tuple of (count >= 0, ε in (0, 50]) pairs whose counts sum to n - 1."
+    if isinstance(others, (str, bytes, dict)) or not hasattr(others, '__iter__'):
+        raise TypeError(f'others must be a tuple of (count, ε) pairs; got {type(others).__name__}')
+    out = []
+    for i, o in enumerate(others):
+        if not (isinstance(o, (tuple, list)) and len(o) == 2):
+            raise TypeError(f'others[{i}] must be a pair (count, ε); got {o!r}')
+        out.append((check_int(f'others[{i}] count', o[0], lo=0, hi=10**12),
+                    check_real(f'others[{i}] ε', o[1], lo=0.0, hi=50.0, lo_open=True)))
+    if sum(c for c, _ in out) != n - 1:
+        raise ValueError(f"others' counts must sum to n - 1 = {n - 1}; got {sum(c for c, _ in out)}")
+    return tuple(out)
+
+def _pb_parts(others, k, rel):
+    "Per level (N, γ, window lo, hi) and the rounding step B; ResourceLimitError if the convolution is too large."
+    wins = [(N, g, *_c_window(N, g)) for N, g in ((N, KRR(k)._gamma(e)) for N, e in others if N > 0)]
+    B = max(1, int(rel*(sum(w[2] for w in wins) + 1)/(4*max(1, len(wins)))))
+    widths = [(hi - lo)//B + 2 for _, _, lo, hi in wins]
+    ops = sum(w*sum(widths[:i]) for i, w in enumerate(widths))
+    if ops > _MAX_PB_OPS:
+        raise ResourceLimitError(f"the others' blanket count needs {ops:.3g} convolution steps (cap "
+                                 f'{_MAX_PB_OPS:.0e}); merge levels into fewer groups or raise rel_block')
+    return wins, B
+
+# %% ../../../nbs/18_randomizers.ipynb #1ba5f71d
+def _pb_blocks(others, k, rel, pess):
+    "(T stand-ins, log weights, dropped mass) of T = 1 + the others' ω count (Poisson-binomial; pess: rounded down)."
+    wins, B = _pb_parts(others, k, rel)
+    cur, off, tail, terms = np.ones(1), 0, 0.0, 0
+    for N, g, lo, hi in wins:
+        x = np.arange(lo, hi + 1)
+        tail += binom_tail_bound(N, g, lo=lo, hi=hi)
+        j = x//B if pess else -(-x//B)                       # each level's count rounded down (pess) or up
+        cur = np.convolve(cur, np.bincount(j - j[0], weights=stats.binom.pmf(x, N, g)))
+        off += int(j[0]); terms += len(x) + len(cur)
+        c, r = np.cumsum(cur), np.cumsum(cur[::-1])[::-1]
+        keep = np.flatnonzero((c >= 1e-22) & (r >= 1e-22))          # trim each edge's mass below 1e-22
+        a, b = int(keep[0]), int(keep[-1]) + 1
+        tail += float(np.sum(cur[:a])) + float(np.sum(cur[b:]))
+        cur, off = cur[a:b], off + a
+    eta = 1e-13*len(wins) + 2.3e-16*terms                      # boost's pmf per level, and the sums of products
+    nz = np.flatnonzero(cur > 0)
+    T = 1 + B*(off + nz)
+    Tg, lwg = _group(T, np.log(cur[nz]) + math.log1p(eta if pess else -eta), _rel_groups(T, rel), pess)
+    return Tg, lwg, tail*(1 + 1e-9)
+
 # %% ../../../nbs/18_randomizers.ipynb #2bcf7769
 def _krr_u_mixture(T, k, e0, gamma, rel, pess):
     "Grouped (u >= 1, log weight given T, λ_{T,u}), the u = 0 mass and the dropped mass, for T messages."
@@ -556,7 +606,8 @@ def _krr_u_mixture(T, k, e0, gamma, rel, pess):
 def krr_blanket_pair_pld(n:int, # number of users, in [1, 1e12]
                          k:int, # alphabet size of k-RR, >= 2
                          local_epsilon:float, # ε0 in (0, 8]
-                         *, rel_block:float=2e-3, # consecutive T, and u given T, are grouped within this relative width
+                         *, others:tuple|None=None, # ((n_1, ε_1), ...): the other users' counts (sum n - 1) and levels
+                         rel_block:float=2e-3, # consecutive T, and u given T, are grouped within this relative width
                          value_discretization_interval:float=1e-4, # loss grid, in [1e-7, 1]
                         )->PldPair:
     "Certified PLD pair of shuffled k-RR's exact blanket pair (replace-one, symmetric); lower end is the pair's."
@@ -564,12 +615,13 @@ def krr_blanket_pair_pld(n:int, # number of users, in [1, 1e12]
     e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=8.0, lo_open=True)    # p = e^ε0 <= P_MAX
     rel = check_real('rel_block', rel_block, lo=0.0, hi=0.5, lo_open=True)
     d = check_interval(value_discretization_interval)
+    others = None if others is None else _check_others(others, n)
     p, kappa, gamma = math.exp(e0), math.tanh(e0/2), KRR(k)._gamma(e0)
     kmax = math.ceil((e0 + 2*_ETA_LOSS)/d) + 1
     grids, dropped = {}, 0.0
     for pess in (True, False):
         acc = grids[pess] = LossGrid(kmax)
-        Ts, lwT, tail = _t_blocks(n, gamma, rel, pess)
+        Ts, lwT, tail = _t_blocks(n, gamma, rel, pess) if others is None else _pb_blocks(others, k, rel, pess)
         for T, lt in zip(Ts.tolist(), lwT.tolist()):
             u, lw, lam, zero, utail = _krr_u_mixture(T, k, e0, gamma, rel, pess)
             if pess: dropped += math.exp(lt)*utail
