@@ -62,3 +62,30 @@ def table(rz, e0):
 def hockey(P, Q, eps):
     d = lambda A, B: sum(max(0.0, w - math.exp(eps)*B.get(h, 0.0)) for h, w in A.items())
     return max(d(P, Q), d(Q, P))
+
+# ---------- per-user rows (heterogeneous users; shared by test_heterogeneous.py) ----------
+import numpy as np
+def krr_rows(k, e0):
+    "Rows R[x][y] of k-RR at level e0 on [k] (floats): e^e0/(e^e0+k-1) on the diagonal, 1/(e^e0+k-1) elsewhere."
+    E = math.exp(e0); Z = E + k - 1
+    return [[E/Z if y == x else 1/Z for y in range(k)] for x in range(k)]
+
+def shuffled_law_rows(rows):
+    "Exact law (floats) of the output counts (the shuffled multiset) when user i reports y with probability rows[i][y]."
+    m = len(rows[0]) if rows else 0
+    law = {(0,)*m: 1.0}
+    for r in rows:
+        new = {}
+        for h, w in law.items():
+            for y, p in enumerate(r):
+                if p == 0: continue
+                key = h[:y] + (h[y] + 1,) + h[y + 1:]; new[key] = new.get(key, 0.0) + w*p
+        law = new
+    return law
+
+def poisson_binomial_pmf(ps):
+    "pmf of the number of successes of independent Bernoulli(p) trials, p in ps: the O(n^2) recursion (floats)."
+    f = np.ones(1)
+    for p in ps:
+        f = np.append(f*(1 - p), 0.0) + np.append(0.0, f*p)   # f_new[t] = f[t](1-p) + f[t-1] p
+    return f.tolist()

@@ -538,7 +538,10 @@ def _t_blocks(n, gamma, rel, pess):
     return Tg, lwg, tail
 
 # %% ../../../nbs/18_randomizers.ipynb #616a8bb4
-_MAX_PB_OPS = 4*10**8      # multiply-adds of the Poisson-binomial convolution (each a few ns): checked before work
+import warnings
+
+_MAX_PB_OPS = 4*10**9      # multiply-adds of the Poisson-binomial convolution (0.1-1 ns each): checked first
+_MAX_PB_TERMS = 2*10**7    # binomial pmf terms of its levels (about 0.1 µs each, and their memory)
 
 def _check_others(others, n:int)->tuple:
     "The other users as a tuple of (count >= 0, ε in (0, 50]) pairs whose counts sum to n - 1."
@@ -550,38 +553,70 @@ def _check_others(others, n:int)->tuple:
             raise TypeError(f'others[{i}] must be a pair (count, ε); got {o!r}')
         out.append((check_int(f'others[{i}] count', o[0], lo=0, hi=10**12),
                     check_real(f'others[{i}] ε', o[1], lo=0.0, hi=50.0, lo_open=True)))
+    if len(out) > 10**4: raise ValueError(f'others must hold at most 1e4 levels; got {len(out)}')
     if sum(c for c, _ in out) != n - 1:
         raise ValueError(f"others' counts must sum to n - 1 = {n - 1}; got {sum(c for c, _ in out)}")
     return tuple(out)
 
+def _pb_cost(Ns, gs, rel):
+    "(rounding step B, None) or (None, why): the levels' pmf terms and convolution steps against their caps."
+    sd = np.sqrt(Ns*gs*(1 - gs))
+    w = np.minimum(Ns + 1, 24*sd + 20)                    # window lengths, about as _c_window cuts them (estimate)
+    lo = np.where(Ns <= 256, 0, np.maximum(0, Ns*gs - 12*sd - 10))
+    B = max(1, int(rel*(float(lo.sum()) + 1)/(4*max(1, len(Ns)))))
+    widths = w//B + 2
+    run = np.minimum(np.cumsum(widths), 24*np.sqrt(np.cumsum(sd*sd))/B + 2*np.arange(1, len(Ns) + 1))
+    ops, terms = float(np.sum(widths[1:]*run[:-1])), float(np.sum(w))    # the running convolution, trimmed: ±12 sd
+    if ops <= _MAX_PB_OPS and terms <= _MAX_PB_TERMS: return B, None
+    return None, (f'{terms:.3g} binomial terms and {ops:.3g} convolution steps (caps {_MAX_PB_TERMS:.0e}, '
+                  f'{_MAX_PB_OPS:.0e})')
+
+def _round_levels(others, m:int)->tuple:
+    "The levels rounded up onto m equally spaced values from the smallest to the largest (sound: fewer ω draws)."
+    es = np.array([e for _, e in others]); grid = np.linspace(es.min(), es.max(), m)
+    up = grid[np.minimum(np.searchsorted(grid, es), m - 1)]
+    merged = {}
+    for (N, _), e in zip(others, up.tolist()): merged[e] = merged.get(e, 0) + N
+    return tuple((N, e) for e, N in merged.items())
+
 def _pb_parts(others, k, rel):
-    "Per level (N, γ, window lo, hi) and the rounding step B; ResourceLimitError if the convolution is too large."
-    wins = [(N, g, *_c_window(N, g)) for N, g in ((N, KRR(k)._gamma(e)) for N, e in others if N > 0)]
-    B = max(1, int(rel*(sum(w[2] for w in wins) + 1)/(4*max(1, len(wins)))))
-    widths = [(hi - lo)//B + 2 for _, _, lo, hi in wins]
-    ops = sum(w*sum(widths[:i]) for i, w in enumerate(widths))
-    if ops > _MAX_PB_OPS:
-        raise ResourceLimitError(f"the others' blanket count needs {ops:.3g} convolution steps (cap "
-                                 f'{_MAX_PB_OPS:.0e}); merge levels into fewer groups or raise rel_block')
-    return wins, B
+    "Per level (window start, binomial pmf on it, dropped mass), and the rounding step B."
+    others, m = tuple(o for o in others if o[0] > 0), 512
+    while True:
+        Ns = np.array([N for N, _ in others], dtype=np.int64)
+        gs = np.array([KRR(k)._gamma(e) for _, e in others])
+        B, why = _pb_cost(Ns, gs, rel)
+        if B is not None: break
+        if len(others) <= 2: raise ResourceLimitError(f"the others' blanket count needs {why}; raise rel_block")
+        m = min(m, len(others))//2                     # too many levels: round them up onto fewer values
+        others = _round_levels(others, m)
+        warnings.warn(f"{why}: the others' levels are rounded up onto {m} values (sound, slightly looser)")
+    small, parts = Ns <= 256, [None]*len(Ns)
+    if small.any():                       # one boost call for the small levels: their whole support, nothing dropped
+        pm = stats.binom.pmf(np.arange(257)[:, None], Ns[small][None, :], gs[small][None, :])
+        for j, i in enumerate(np.flatnonzero(small)): parts[i] = (0, pm[:Ns[i] + 1, j], 0.0)
+    for i in np.flatnonzero(~small):
+        N, g = int(Ns[i]), float(gs[i]); lo, hi = _c_window(N, g)
+        parts[i] = (lo, stats.binom.pmf(np.arange(lo, hi + 1), N, g), binom_tail_bound(N, g, lo=lo, hi=hi))
+    return parts, B
 
 # %% ../../../nbs/18_randomizers.ipynb #1ba5f71d
 def _pb_blocks(others, k, rel, pess):
     "(T stand-ins, log weights, dropped mass) of T = 1 + the others' ω count (Poisson-binomial; pess: rounded down)."
-    wins, B = _pb_parts(others, k, rel)
+    parts, B = _pb_parts(others, k, rel)
     cur, off, tail, terms = np.ones(1), 0, 0.0, 0
-    for N, g, lo, hi in wins:
-        x = np.arange(lo, hi + 1)
-        tail += binom_tail_bound(N, g, lo=lo, hi=hi)
-        j = x//B if pess else -(-x//B)                       # each level's count rounded down (pess) or up
-        cur = np.convolve(cur, np.bincount(j - j[0], weights=stats.binom.pmf(x, N, g)))
-        off += int(j[0]); terms += len(x) + len(cur)
-        c, r = np.cumsum(cur), np.cumsum(cur[::-1])[::-1]
-        keep = np.flatnonzero((c >= 1e-22) & (r >= 1e-22))          # trim each edge's mass below 1e-22
-        a, b = int(keep[0]), int(keep[-1]) + 1
-        tail += float(np.sum(cur[:a])) + float(np.sum(cur[b:]))
-        cur, off = cur[a:b], off + a
-    eta = 1e-13*len(wins) + 2.3e-16*terms                      # boost's pmf per level, and the sums of products
+    with LateProgress("the others' blanket count: levels convolved", total=len(parts)) as ticker:
+        for lo, pm, t in parts:
+            x = lo + np.arange(len(pm)); tail += t
+            j = x//B if pess else -(-x//B)                   # each level's count rounded down (pess) or up
+            cur = np.convolve(cur, np.bincount(j - j[0], weights=pm))
+            off += int(j[0]); terms += len(x) + len(cur)
+            c, r = np.cumsum(cur), np.cumsum(cur[::-1])[::-1]
+            keep = np.flatnonzero((c >= 1e-22) & (r >= 1e-22))      # trim each edge's mass below 1e-22
+            a, b = int(keep[0]), int(keep[-1]) + 1
+            tail += float(np.sum(cur[:a])) + float(np.sum(cur[b:]))
+            cur, off = cur[a:b], off + a; ticker.step()
+    eta = 1e-13*len(parts) + 2.3e-16*terms                     # boost's pmf per level, and the sums of products
     nz = np.flatnonzero(cur > 0)
     T = 1 + B*(off + nz)
     Tg, lwg = _group(T, np.log(cur[nz]) + math.log1p(eta if pess else -eta), _rel_groups(T, rel), pess)
@@ -619,15 +654,17 @@ def krr_blanket_pair_pld(n:int, # number of users, in [1, 1e12]
     p, kappa, gamma = math.exp(e0), math.tanh(e0/2), KRR(k)._gamma(e0)
     kmax = math.ceil((e0 + 2*_ETA_LOSS)/d) + 1
     grids, dropped = {}, 0.0
-    for pess in (True, False):
-        acc = grids[pess] = LossGrid(kmax)
-        Ts, lwT, tail = _t_blocks(n, gamma, rel, pess) if others is None else _pb_blocks(others, k, rel, pess)
-        for T, lt in zip(Ts.tolist(), lwT.tolist()):
-            u, lw, lam, zero, utail = _krr_u_mixture(T, k, e0, gamma, rel, pess)
-            if pess: dropped += math.exp(lt)*utail
-            if zero > 0: acc.add(np.array([1 if pess else -1]), np.array([math.exp(lt)*zero]))
-            if len(u): _fill(acc, u, lt + lw, lam, kappa, d, p, pess, 10**9)
-        if pess: dropped += tail
+    with LateProgress('k-RR blanket pair: blocks of T, upper end then lower end') as ticker:   # n = 1e12: ~3 s
+        for pess in (True, False):
+            acc = grids[pess] = LossGrid(kmax)
+            Ts, lwT, tail = _t_blocks(n, gamma, rel, pess) if others is None else _pb_blocks(others, k, rel, pess)
+            for T, lt in zip(Ts.tolist(), lwT.tolist()):
+                u, lw, lam, zero, utail = _krr_u_mixture(T, k, e0, gamma, rel, pess)
+                if pess: dropped += math.exp(lt)*utail
+                if zero > 0: acc.add(np.array([1 if pess else -1]), np.array([math.exp(lt)*zero]))
+                if len(u): _fill(acc, u, lt + lw, lam, kappa, d, p, pess, 10**9)
+                ticker.step()
+            if pess: dropped += tail
     pm_up, pm_lo = grids[True].pmf(True), grids[False].pmf(False)
     pm_up[kmax] = pm_up.get(kmax, 0.0) + (dropped + 2*_TAIL)*(1 + 1e-9)      # dropped mass, at loss >= ε0
     make = lambda pm, pe: _pld.PrivacyLossDistribution.create_from_rounded_probability(
