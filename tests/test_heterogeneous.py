@@ -1,5 +1,5 @@
-"""Shuffled k-RR with heterogeneous local levels (groups of users, each group at its own ε): the certified pair
-`heterogeneous_krr_pld` and `krr_blanket_pair_pld(..., others=...)` against independent references — every
+"""Shuffled randomizers with heterogeneous local levels (groups of users, each group at its own ε): the certified
+pair `heterogeneous_pld` and `krr_blanket_pair_pld(..., others=...)` against independent references — every
 neighbouring pair of the shuffled multiset enumerated at n <= 6, and a float evaluation of the blanket formula
 E_T[H_{e^ε}(victim + T uniform reports)] with T Poisson-binomial — the homogeneous reduction, monotonicity
 properties, the accountant event and bad inputs."""
@@ -10,8 +10,13 @@ from scipy import stats
 from helpers_enum import krr_rows, shuffled_law_rows, poisson_binomial_pmf, hockey, shuffled_law
 from shuffle_privacy.accounting.pld import PldAccountant
 from shuffle_privacy.mechanisms.shuffled_ldp import randomizers
-from shuffle_privacy.mechanisms.shuffled_ldp.randomizers import krr_blanket_pair_pld
-from shuffle_privacy.mechanisms.shuffled_ldp.heterogeneous import heterogeneous_krr_pld, HeterogeneousShuffledLDPEvent
+from helpers_enum import table
+from shuffle_privacy.mechanisms.shuffled_ldp.randomizers import krr_blanket_pair_pld, blanket_pair_pld
+from shuffle_privacy.mechanisms.shuffled_ldp.heterogeneous import heterogeneous_pld, HeterogeneousShuffledLDPEvent
+
+def heterogeneous_krr_pld(sizes, levels, k, **kw):
+    "heterogeneous_pld for k-RR on [k] (binary RR at k = 2)."
+    return heterogeneous_pld(sizes, levels, randomizers.k_rr(k), **kw)
 
 D = 1e-4                                              # the loss grid used throughout
 
@@ -57,11 +62,13 @@ def lead_others(sizes, levels):
     j = min(range(len(levels)), key=lambda g: levels[g])
     return tuple((c - (g == j), e) for g, (c, e) in enumerate(zip(sizes, levels)) if c - (g == j) > 0)
 
-def brute_delta(sizes, levels, k, epss):
+def brute_delta(sizes, levels, k, epss, rows_fn=None):
     """Exact δ(ε) of the shuffled multiset, maximised over EVERY neighbouring pair (replace-one, both orders): each
-    victim, each pair of values x != x', each assignment of the others' values. Returns {victim level: [δ per ε]}."""
+    victim, each pair of values x != x', each assignment of the others' values. Returns {victim level: [δ per ε]}.
+    rows_fn(e): the explicit rows of another randomizer at level e (then k is their number of inputs)."""
     lv = [g for g, c in enumerate(sizes) for _ in range(c)]
-    rows = [krr_rows(k, e) for e in levels]
+    rows = [krr_rows(k, e) if rows_fn is None else rows_fn(e) for e in levels]
+    k = len(rows[0])
     memo = {}
     def law(users):                                   # users: ((group, value), ...); the law depends on the multiset
         key = tuple(sorted(users))
@@ -98,7 +105,9 @@ def test_poisson_binomial_against_enumeration():
 
 def _fast_first(params, m=1):
     "The first m parameter sets run by default; the rest are marked slow (the suite's time budget)."
-    return [p if i < m else pytest.param(*p, marks=pytest.mark.slow) for i, p in enumerate(params)]
+    slow = lambda p: pytest.param(*p, marks=pytest.mark.slow) if isinstance(p, tuple) else \
+        pytest.param(p, marks=pytest.mark.slow)
+    return [p if i < m else slow(p) for i, p in enumerate(params)]
 
 BRUTE = [((1, 1, 1), (0.5, 1.5, 3.0), 2), ((2, 1, 1), (0.5, 1.5, 3.0), 3), ((2, 3), (3.0, 0.5), 2),
          ((1, 2, 2), (1.5, 0.5, 3.0), 3), ((2, 2), (0.5, 1.5), 3), ((3, 3), (0.5, 3.0), 2),
@@ -154,6 +163,34 @@ def test_every_user_pair_is_above_each_level_pair():
         one = heterogeneous_krr_pld(sizes, levels, k, victim_epsilon=e_v, value_discretization_interval=D)
         for eps in (0.1, 0.5):
             assert one.delta_bounds(eps + 3*D)[1] <= allp.delta_bounds(eps)[1] + 1e-12, (e_v, eps)
+
+@pytest.mark.parametrize('rz', _fast_first([randomizers.subset_selection(4, 2), randomizers.local_hash(2),
+                                             randomizers.hadamard_response(8, 4)]))
+def test_blanket_family_dominates_every_neighbouring_pair(rz):
+    """Subset selection, local hashing (every hash function, output (h, y)) and Hadamard response (rows 1..7 of H_8):
+    heterogeneous_pld's upper δ is above the exact δ of every neighbouring pair at two levels."""
+    sizes, levels = (1, 2), (0.5, 2.0)
+    brute = brute_delta(sizes, levels, None, EPSS, rows_fn=lambda e: table(rz, e))
+    pr = heterogeneous_pld(sizes, levels, rz, value_discretization_interval=D)
+    for j, eps in enumerate(EPSS):
+        ex = max(v[j] for v in brute.values())
+        assert ex <= pr.delta_bounds(eps)[1] + 1e-12, (rz, eps, ex, pr.delta_bounds(eps)[1])
+
+@pytest.mark.slow
+def test_blanket_family_one_level_is_homogeneous():
+    "One level through others= is the homogeneous pair (within the grouping of T; notebook 19d checks it too)."
+    rz = randomizers.subset_selection(10, 3)
+    a = blanket_pair_pld(200, rz, 1.0, value_discretization_interval=D)
+    b = blanket_pair_pld(200, rz, 1.0, others=((199, 1.0),), value_discretization_interval=D)
+    for eps in (0.05, 0.2):
+        assert b.delta_bounds(eps)[1] == pytest.approx(a.delta_bounds(eps)[1], rel=2e-3), eps
+
+def test_unary_encoding_refused():
+    "A unary encoding's blanket law moves with the level: others= and heterogeneous_pld refuse it, naming why."
+    with pytest.raises(ValueError, match='others'):
+        blanket_pair_pld(10, randomizers.unary_encoding(), 1.0, others=((9, 1.0),))
+    with pytest.raises(ValueError, match='randomizer'):
+        heterogeneous_pld((5, 5), (1.0, 2.0), randomizers.unary_encoding())
 
 # ---------- (b) the blanket formula with Poisson-binomial T ----------
 # Tolerance of the upper end: the pessimistic loss grid moves each loss up by < D, which raises δ(ε) by at most about
@@ -315,7 +352,7 @@ def test_heterogeneous_bad_types(sizes, levels, name):
 
 @pytest.mark.parametrize('kw,name', [(dict(randomizer=randomizers.laplace()), 'randomizer'),
                                      (dict(randomizer=randomizers.generic()), 'randomizer'),
-                                     (dict(randomizer=randomizers.subset_selection(5, 2)), 'randomizer'),
+                                     (dict(randomizer=randomizers.unary_encoding()), 'randomizer'),
                                      (dict(randomizer='k_rr'), 'randomizer'),
                                      (dict(group_sizes=(10,)), 'group_sizes|local_epsilons'),
                                      (dict(group_sizes=(10, 0)), 'group_sizes'),

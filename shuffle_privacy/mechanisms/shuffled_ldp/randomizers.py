@@ -558,6 +558,8 @@ def _check_others(others, n:int)->tuple:
         raise ValueError(f"others' counts must sum to n - 1 = {n - 1}; got {sum(c for c, _ in out)}")
     return tuple(out)
 
+
+# %% ../../../nbs/18_randomizers.ipynb #711fca64
 def _pb_cost(Ns, gs, rel):
     "(rounding step B, None) or (None, why): the levels' pmf terms and convolution steps against their caps."
     sd = np.sqrt(Ns*gs*(1 - gs))
@@ -572,25 +574,26 @@ def _pb_cost(Ns, gs, rel):
                   f'{_MAX_PB_OPS:.0e})')
 
 def _round_levels(others, m:int)->tuple:
-    "The levels rounded up onto m equally spaced values from the smallest to the largest (sound: fewer ω draws)."
-    es = np.array([e for _, e in others]); grid = np.linspace(es.min(), es.max(), m)
-    up = grid[np.minimum(np.searchsorted(grid, es), m - 1)]
+    "Blanket weights rounded down onto m values spaced evenly in log γ (sound: fewer ω draws), equal ones merged."
+    gs = np.array([g for _, g in others]); grid = np.geomspace(gs.min(), gs.max(), m)
+    down = grid[np.maximum(np.searchsorted(grid, gs, side='right') - 1, 0)]      # grid[0] is the smallest γ itself
     merged = {}
-    for (N, _), e in zip(others, up.tolist()): merged[e] = merged.get(e, 0) + N
-    return tuple((N, e) for e, N in merged.items())
+    for (N, _), g in zip(others, down.tolist()): merged[g] = merged.get(g, 0) + N
+    return tuple((N, g) for g, N in merged.items())
 
-def _pb_parts(others, k, rel):
-    "Per level (window start, binomial pmf on it, dropped mass), and the rounding step B."
+
+# %% ../../../nbs/18_randomizers.ipynb #f1fb1466
+def _pb_parts(others, rel):
+    "Per level (window start, binomial pmf on it, dropped mass), and the rounding step B; others: (count, γ) pairs."
     others, m = tuple(o for o in others if o[0] > 0), 512
     while True:
-        Ns = np.array([N for N, _ in others], dtype=np.int64)
-        gs = np.array([KRR(k)._gamma(e) for _, e in others])
+        Ns = np.array([N for N, _ in others], dtype=np.int64); gs = np.array([g for _, g in others], dtype=float)
         B, why = _pb_cost(Ns, gs, rel)
         if B is not None: break
         if len(others) <= 2: raise ResourceLimitError(f"the others' blanket count needs {why}; raise rel_block")
-        m = min(m, len(others))//2                     # too many levels: round them up onto fewer values
+        m = min(m, len(others))//2                     # too many levels: round them onto fewer values
         others = _round_levels(others, m)
-        warnings.warn(f"{why}: the others' levels are rounded up onto {m} values (sound, slightly looser)")
+        warnings.warn(f"{why}: the others' blanket weights are rounded down onto {m} values (sound, slightly looser)")
     small, parts = Ns <= 256, [None]*len(Ns)
     if small.any():                       # one boost call for the small levels: their whole support, nothing dropped
         pm = stats.binom.pmf(np.arange(257)[:, None], Ns[small][None, :], gs[small][None, :])
@@ -600,10 +603,11 @@ def _pb_parts(others, k, rel):
         parts[i] = (lo, stats.binom.pmf(np.arange(lo, hi + 1), N, g), binom_tail_bound(N, g, lo=lo, hi=hi))
     return parts, B
 
+
 # %% ../../../nbs/18_randomizers.ipynb #1ba5f71d
-def _pb_blocks(others, k, rel, pess):
-    "(T stand-ins, log weights, dropped mass) of T = 1 + the others' ω count (Poisson-binomial; pess: rounded down)."
-    parts, B = _pb_parts(others, k, rel)
+def _pb_blocks(others, rel, pess, max_groups=None):
+    "(T stand-ins, log weights, dropped mass) of T = 1 + the ω count of others ((count, γ) pairs; pess: rounded down)."
+    parts, B = _pb_parts(others, rel)
     cur, off, tail, terms = np.ones(1), 0, 0.0, 0
     with LateProgress("the others' blanket count: levels convolved", total=len(parts)) as ticker:
         for lo, pm, t in parts:
@@ -619,6 +623,7 @@ def _pb_blocks(others, k, rel, pess):
     eta = 1e-13*len(parts) + 2.3e-16*terms                     # boost's pmf per level, and the sums of products
     nz = np.flatnonzero(cur > 0)
     T = 1 + B*(off + nz)
+    if max_groups: rel = max(rel, math.log(T[-1]/T[0])/max_groups)       # as _t_rel: at most about max_groups blocks
     Tg, lwg = _group(T, np.log(cur[nz]) + math.log1p(eta if pess else -eta), _rel_groups(T, rel), pess)
     return Tg, lwg, tail*(1 + 1e-9)
 
@@ -651,13 +656,14 @@ def krr_blanket_pair_pld(n:int, # number of users, in [1, 1e12]
     rel = check_real('rel_block', rel_block, lo=0.0, hi=0.5, lo_open=True)
     d = check_interval(value_discretization_interval)
     others = None if others is None else _check_others(others, n)
+    og = others and tuple((c, KRR(k)._gamma(e)) for c, e in others)         # (count, γ)
     p, kappa, gamma = math.exp(e0), math.tanh(e0/2), KRR(k)._gamma(e0)
     kmax = math.ceil((e0 + 2*_ETA_LOSS)/d) + 1
     grids, dropped = {}, 0.0
     with LateProgress('k-RR blanket pair: blocks of T, upper end then lower end') as ticker:   # n = 1e12: ~3 s
         for pess in (True, False):
             acc = grids[pess] = LossGrid(kmax)
-            Ts, lwT, tail = _t_blocks(n, gamma, rel, pess) if others is None else _pb_blocks(others, k, rel, pess)
+            Ts, lwT, tail = _t_blocks(n, gamma, rel, pess) if others is None else _pb_blocks(og, rel, pess)
             for T, lt in zip(Ts.tolist(), lwT.tolist()):
                 u, lw, lam, zero, utail = _krr_u_mixture(T, k, e0, gamma, rel, pess)
                 if pess: dropped += math.exp(lt)*utail
@@ -888,9 +894,15 @@ def _components(u, w, lam, rel, pess):
     return c[keep], np.log(wg[keep]), lg[keep], float(wg[~keep].sum())
 
 # %% ../../../nbs/18_randomizers.ipynb #3f893ef8
-def _t_rel(n, gamma, rel):
+def _t_window(n, gamma, og=None):
+    "Range of T - 1: Bin(n-1, γ)'s window, or (og: the others' (count, γ) pairs) about ±12 sd of their ω count."
+    if og is None: return _c_window(n - 1, gamma)
+    m, sd = sum(c*g for c, g in og), math.sqrt(sum(c*g*(1 - g) for c, g in og))
+    return max(0, math.floor(m - 12*sd) - 10), min(n - 1, math.ceil(m + 12*sd) + 10)
+
+def _t_rel(n, gamma, rel, og=None):
     "Relative width of the T blocks: rel_block, widened so that there are at most about _MAX_GROUPS blocks."
-    lo, hi = _c_window(n - 1, gamma)
+    lo, hi = _t_window(n, gamma, og)
     return max(rel, math.log((hi + 1)/(lo + 1))/_MAX_GROUPS)
 
 def _merge(c, lw, lam, rel, pess):
@@ -936,20 +948,21 @@ def _fill_shared(acc, c, lw, lam, kappa, d, p, pess):
     if (~A).any(): _fill(acc, c[~A], lw[~A], lam[~A], kappa, d, p, pess, 10**9)
 
 # %% ../../../nbs/18_randomizers.ipynb #4c7b1210
-def _check_blanket_cells(n, e0, gamma, p10, p11, rel):
+def _check_blanket_cells(n, e0, gamma, p10, p11, rel, og=None):
     "Estimate the (T block, u, W group) cells before allocating; ResourceLimitError above _MAX_BLANKET_CELLS."
-    tlo, thi = _c_window(n - 1, gamma)
-    blocks = min(thi - tlo + 1, math.log((thi + 1)/(tlo + 1))/math.log1p(_t_rel(n, gamma, rel)) + 2)
+    tlo, thi = _t_window(n, gamma, og)
+    blocks = min(thi - tlo + 1, math.log((thi + 1)/(tlo + 1))/math.log1p(_t_rel(n, gamma, rel, og)) + 2)
     lo, hi = _c_window(thi + 1, min(1.0, 2*p10))
     cells = blocks*(hi - lo + 1)*9              # at least 8 W groups per T
     if cells > _MAX_BLANKET_CELLS:
         raise ResourceLimitError(f'{cells:.3g} cells in the blanket pair (cap {_MAX_BLANKET_CELLS:.0e}); '
                                  'raise rel_block, or use vr_pair_pld(..., flag="revealed")')
 
-def _blanket_grid(n, e0, gamma, p10, p11, rel, d, kmax, pess):
+def _blanket_grid(n, e0, gamma, p10, p11, rel, d, kmax, pess, og=None):
     "The loss grid of one end of the blanket pair, and (upper end) the certified mass set apart at loss ε0."
     acc, dropped, cs, lws, lgs = LossGrid(kmax), 0.0, [], [], []
-    Ts, lwT, tail = _t_blocks(n, gamma, _t_rel(n, gamma, rel), pess)
+    Ts, lwT, tail = (_t_blocks(n, gamma, _t_rel(n, gamma, rel), pess) if og is None else
+                     _pb_blocks(og, rel, pess, _MAX_GROUPS))
     cells = _structured_batch(Ts, e0, gamma, p10, p11, rel, pess, _CELL_BUDGET/len(Ts))
     for lt, (u, w, lam, zero, drop) in progress(list(zip(lwT.tolist(), cells)), desc='blanket pair, T blocks'):
         c, lw, lg, tiny = _components(u, w, lam, rel, pess)
@@ -961,22 +974,22 @@ def _blanket_grid(n, e0, gamma, p10, p11, rel, d, kmax, pess):
     return acc, dropped + tail
 
 # %% ../../../nbs/18_randomizers.ipynb #b713a16d
-def _class_upper(n, e0, gamma, p10, p11, rel, d, kmax):
+def _class_upper(n, e0, gamma, p10, p11, rel, d, kmax, og=None):
     "Upper PMF (index -> mass) of the two-class blanket formula, with the dropped mass put at loss >= ε0."
-    _check_blanket_cells(n, e0, gamma, p10, p11, rel)
-    up, dropped = _blanket_grid(n, e0, gamma, p10, p11, rel, d, kmax, True)
+    _check_blanket_cells(n, e0, gamma, p10, p11, rel, og)
+    up, dropped = _blanket_grid(n, e0, gamma, p10, p11, rel, d, kmax, True, og)
     pm = up.pmf(True)
     pm[kmax] = pm.get(kmax, 0.0) + (dropped + 2*_TAIL)*(1 + 1e-9)      # dropped mass, at loss >= ε0
     return pm
 
-def _class_pair_pld(n, e0, gamma, p10, p11, rel, d):
-    "Certified PLD pair of the two-class blanket formula: classes (γ, p10, p11), ratio e^ε0 (arguments validated)."
+def _class_pair_pld(n, e0, gamma, p10, p11, rel, d, og=None):
+    "Certified PLD pair of the two-class blanket formula: classes (γ, p10, p11), ratio e^ε0; og: others' (count, γ)."
     make = lambda pm, pe: _pld.PrivacyLossDistribution.create_from_rounded_probability(
         pm, 0.0, d, pessimistic_estimate=pe, symmetric=True)
     if p10 <= 0: return PldPair(make({0: 1.0}, True), make({0: 1.0}, False), lower_certified=False)  # ℓ0 = ℓ1
     kmax = math.ceil((e0 + 2*_ETA_LOSS)/d) + 1
-    pm_up = _class_upper(n, e0, gamma, p10, p11, rel, d, kmax)
-    pm_lo = _blanket_grid(n, e0, gamma, p10, p11, rel, d, kmax, False)[0].pmf(False)
+    pm_up = _class_upper(n, e0, gamma, p10, p11, rel, d, kmax, og)
+    pm_lo = _blanket_grid(n, e0, gamma, p10, p11, rel, d, kmax, False, og)[0].pmf(False)
     return PldPair(make(pm_up, True), make(pm_lo, False), lower_certified=False)
 
 
@@ -985,7 +998,8 @@ def _class_pair_pld(n, e0, gamma, p10, p11, rel, d):
 def blanket_pair_pld(n:int, # number of users, in [1, 1e12]
                      randomizer:Randomizer, # k-RR, subset selection, Hadamard response, a unary encoding, local hashing
                      local_epsilon:float, # ε0 in (0, 8]
-                     *, rel_block:float=2e-3, # T, W and u are grouped within this relative width
+                     *, others:tuple|None=None, # ((n_1, ε_1), ...): the others' counts (sum n - 1) and levels
+                     rel_block:float=2e-3, # T, W and u are grouped within this relative width
                      value_discretization_interval:float=1e-4, # loss grid, in [1e-7, 1]
                     )->PldPair:
     "Certified PLD pair of Balle et al.'s blanket pair for a two-class randomizer (replace-one, symmetric)."
@@ -996,7 +1010,12 @@ def blanket_pair_pld(n:int, # number of users, in [1, 1e12]
     rel = check_real('rel_block', rel_block, lo=0.0, hi=0.5, lo_open=True)
     d = check_interval(value_discretization_interval)
     gamma, p10, p11 = _blanket_classes(randomizer, e0)
-    return _class_pair_pld(n, e0, gamma, p10, p11, rel, d)
+    if others is None: return _class_pair_pld(n, e0, gamma, p10, p11, rel, d)
+    if isinstance(randomizer, UnaryEncoding):       # ω is the all-zero vector's report: it moves with the level
+        raise ValueError('others (users at other levels) needs a randomizer whose blanket law ω is the same at every '
+                         'level: k-RR, subset selection, Hadamard response or local hashing; got a unary encoding')
+    og = tuple((c, _blanket_classes(randomizer, e)[0]) for c, e in _check_others(others, n))   # (count, γ)
+    return _class_pair_pld(n, e0, gamma, p10, p11, rel, d, og)
 
 
 
