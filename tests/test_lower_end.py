@@ -368,10 +368,29 @@ def test_cheu_sum():
     check_event(CheuSumEvent(3, 2, extra_bits=1, probability=0.5), worst, epsilons=[0.0, 0.4, 1.2], deltas=[0.05])
 
 
+def test_heterogeneous_shuffled_ldp():
+    "HeterogeneousShuffledLDPEvent (binary RR, n = 3 at levels 0.5, 2, 2): every neighbouring pair, exactly."
+    from shuffle_privacy.mechanisms.shuffled_ldp.heterogeneous import HeterogeneousShuffledLDPEvent
+    levels = [mp.mpf(0.5), mp.mpf(2.0), mp.mpf(2.0)]
+    def law(xs):                                         # the count of ones among the reports
+        out = {0: mp.mpf(1)}
+        for x, e in zip(xs, levels):
+            r = mp.exp(e)/(mp.exp(e) + 1); p1 = r if x else 1 - r
+            new = {}
+            for c, w in out.items():
+                new[c] = new.get(c, 0) + w*(1 - p1); new[c + 1] = new.get(c + 1, 0) + w*p1
+            out = new
+        return out
+    def worst(e):
+        return max(both(law(xs), law(xs[:i] + (1 - xs[i],) + xs[i + 1:]), e)
+                   for xs in itertools.product((0, 1), repeat=3) for i in range(3))
+    ev = HeterogeneousShuffledLDPEvent((1, 2), (0.5, 2.0), randomizer=sp.randomizers.binary_rr())
+    check_event(ev, worst, epsilons=[0.0, 0.4, 1.2], deltas=[0.05], certified=pld_of(ev, 1e-3).lower_certified)
+
 COVERED = {sp.BallsIntoBinsEvent, sp.BallsIntoBinsUniformEvent, sp.ParallelDpEvent, E.GaussianDpEvent, E.LaplaceDpEvent, E.RandomizedResponseDpEvent, E.PoissonSampledDpEvent,
            E.SelfComposedDpEvent, E.ComposedDpEvent, E.NoOpDpEvent, E.NonPrivateDpEvent, sp.ShuffleGaussianEvent,
            sp.SubsampledShuffleGaussianEvent, sp.ShuffledCheckInEvent, sp.P1DEvent, sp.PVECEvent,
-           sp.ShuffledLDPEvent, ShuffledKRREvent, ProfileEvent, CheuSumEvent}
+           sp.ShuffledLDPEvent, ShuffledKRREvent, ProfileEvent, CheuSumEvent, sp.HeterogeneousShuffledLDPEvent}
 
 def test_every_registration_is_covered():
     "A new `pld_of` registration needs a test in this module (NonPrivateDpEvent raises: it has no PLD)."

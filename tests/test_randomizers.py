@@ -147,6 +147,6 @@ def test_pair_keeps_its_mass_at_huge_n(n):
     "Above ~3e9 users the pair once lost all its mass (NaN cdfs dropped) and reported ε = 0."
     p, b, q = R.binary_rr().variation_ratio(1.0)
     pr = R.vr_pair_pld(n, p, b, q, flag='revealed', value_discretization_interval=1e-6)
-    assert 1.0 <= pr.factors[0][0][0].p.sum() <= 1.0 + 1e-9
+    assert 1.0 <= pr.factors[0][0][0].p.sum() <= 1.0 + 1e-9 + 4*R._pmf_slack(n)   # boost's error, allowed (above)
     lo, up = pr.epsilon_bounds(1e-8)
     assert 0 < lo <= up and up < 0.4*math.sqrt(1e9/n)          # ε ~ 1/sqrt(n): 1.25e-4 at n = 1e9

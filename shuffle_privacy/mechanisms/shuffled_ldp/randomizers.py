@@ -20,7 +20,7 @@ from scipy import special, stats
 from dp_accounting.pld import privacy_loss_distribution as _pld
 from ...core import check_int, check_real, progress, ResourceLimitError
 from ...accounting.pld import PldPair, check_interval
-from ...accounting.pld_build import pair_from_pmfs
+from ...accounting.pld_build import pair_from_pmfs, check_grid_size
 from ...accounting.events import patch
 
 # %% ../../../nbs/18_randomizers.ipynb #f0535de5
@@ -277,7 +277,8 @@ def binom_tail_bound(N:int, # trials, >= 0
     return min(1.0, out*(1 + 1e-12))
 
 # %% ../../../nbs/18_randomizers.ipynb #d053a65b
-_ETA = 1e-12       # relative error allowed in every computed binomial term (boost's pmf/cdf; tested in the tests)
+_ETA = 1e-12       # relative error of a computed binomial term at small n; it grows like u√n: the callers add
+                   # _pmf_slack(n) per binomial factor of a mass (LossGrid's slack; boost's pmf/cdf, tested)
 
 def _pmf_slack(n):
     "Relative allowance, rounded up, for a lower-end mass made of a few binomial terms at n trials (see below)."
@@ -352,9 +353,10 @@ def _interval_mass(c, lo, hi):
 # %% ../../../nbs/18_randomizers.ipynb #dfeb9227
 class LossGrid:
     "Masses on the loss grid, indices in [-kmax, kmax], with the number of terms and cdf differences in each bin."
-    def __init__(self, kmax:int # largest |index|
+    def __init__(self, kmax:int, # largest |index|
+                 slack:float=0.0, # relative error of each mass beyond _ETA (n-dependent binomial terms: _pmf_slack)
                 ):
-        self.kmax, self.arr = kmax, np.zeros(2*kmax + 1)
+        self.kmax, self.arr, self.slack = kmax, np.zeros(2*kmax + 1), slack
         self.cnt, self.ncdf = np.zeros(2*kmax + 1), np.zeros(2*kmax + 1)
     def add(self,
             idx, # integer grid indices (clipped to [-kmax, kmax])
@@ -375,7 +377,7 @@ def pmf(self:LossGrid,
         upper:bool, # True: masses rounded up (pessimistic); False: rounded down
        )->dict:
     "Index -> mass, each >= (upper) or <= (lower) the exact mass of its bin."
-    rel = _ETA + 2.3e-16*(self.cnt + 2)
+    rel = _ETA + self.slack + 2.3e-16*(self.cnt + 2)
     s = self.arr*(1 + rel) + _ABS_CDF*self.ncdf if upper else self.arr*(1 - rel) - _ABS_CDF*self.ncdf
     nz = np.nonzero(s > 0)[0]
     return {int(k - self.kmax): float(s[k]) for k in nz} or {0: 0.0}
@@ -476,9 +478,9 @@ def vr_pair_pld(n:int, # number of users, in [1, 1e12]
     alpha, r, gamma = vr_parameters(p, beta, q)
     if flag not in ('hidden', 'revealed'): raise ValueError(f"flag must be 'hidden' or 'revealed'; got {flag!r}")
     blocks = check_int('blocks', blocks, lo=1, hi=10**6)
-    d = check_interval(value_discretization_interval)
+    d = check_interval(value_discretization_interval); check_grid_size(2*math.log(p), d)   # before any work
     kappa, kmax = (p - 1)/(p + 1), math.ceil((math.log(p) + 2*_ETA_LOSS)/d) + 1
-    up, lo = LossGrid(kmax), LossGrid(kmax)
+    up, lo = LossGrid(kmax, 2*_pmf_slack(n)), LossGrid(kmax, 2*_pmf_slack(n))   # C's and A's binomials
     with LateProgress('variation-ratio pair: mixture, upper end, lower end', total=3) as ticker:  # n = 1e12: 4 s
         c, lw, lam, zero, tail = _mixture(n, p, alpha, r, gamma, flag); ticker.step()
         if zero > 0: up.add(np.array([1]), np.array([zero])); lo.add(np.array([-1]), np.array([zero]))
@@ -538,7 +540,7 @@ def _t_blocks(n, gamma, rel, pess):
     return Tg, lwg, tail
 
 # %% ../../../nbs/18_randomizers.ipynb #616a8bb4
-import warnings
+import itertools, warnings
 
 _MAX_PB_OPS = 4*10**9      # multiply-adds of the Poisson-binomial convolution (0.1-1 ns each): checked first
 _MAX_PB_TERMS = 2*10**7    # binomial pmf terms of its levels (about 0.1 µs each, and their memory)
@@ -547,13 +549,14 @@ def _check_others(others, n:int)->tuple:
     "The other users as a tuple of (count >= 0, ε in (0, 50]) pairs whose counts sum to n - 1."
     if isinstance(others, (str, bytes, dict)) or not hasattr(others, '__iter__'):
         raise TypeError(f'others must be a tuple of (count, ε) pairs; got {type(others).__name__}')
+    others = list(itertools.islice(others, 10**4 + 1))
+    if len(others) > 10**4: raise ValueError('others must hold at most 1e4 levels')
     out = []
     for i, o in enumerate(others):
         if not (isinstance(o, (tuple, list)) and len(o) == 2):
             raise TypeError(f'others[{i}] must be a pair (count, ε); got {o!r}')
         out.append((check_int(f'others[{i}] count', o[0], lo=0, hi=10**12),
                     check_real(f'others[{i}] ε', o[1], lo=0.0, hi=50.0, lo_open=True)))
-    if len(out) > 10**4: raise ValueError(f'others must hold at most 1e4 levels; got {len(out)}')
     if sum(c for c, _ in out) != n - 1:
         raise ValueError(f"others' counts must sum to n - 1 = {n - 1}; got {sum(c for c, _ in out)}")
     return tuple(out)
@@ -561,71 +564,97 @@ def _check_others(others, n:int)->tuple:
 
 # %% ../../../nbs/18_randomizers.ipynb #711fca64
 def _pb_cost(Ns, gs, rel):
-    "(rounding step B, None) or (None, why): the levels' pmf terms and convolution steps against their caps."
+    "(rounding step B, None) or (None, why): the levels' binomial terms and convolution steps against their caps."
     sd = np.sqrt(Ns*gs*(1 - gs))
     w = np.minimum(Ns + 1, 24*sd + 20)                    # window lengths, about as _c_window cuts them (estimate)
     lo = np.where(Ns <= 256, 0, np.maximum(0, Ns*gs - 12*sd - 10))
     B = max(1, int(rel*(float(lo.sum()) + 1)/(4*max(1, len(Ns)))))
-    widths = w//B + 2
+    widths = w//B + 2                                     # bins of B counts per level
     run = np.minimum(np.cumsum(widths), 24*np.sqrt(np.cumsum(sd*sd))/B + 2*np.arange(1, len(Ns) + 1))
-    ops, terms = float(np.sum(widths[1:]*run[:-1])), float(np.sum(w))    # the running convolution, trimmed: ±12 sd
+    ops = float(np.sum(widths[1:]*run[:-1]))              # the running convolution, trimmed to about ±12 sd
+    terms = float(np.sum(np.where((Ns <= 256) | (w <= 8*widths), w, 4*widths)))   # pmf terms, or 4 cdfs per bin
     if ops <= _MAX_PB_OPS and terms <= _MAX_PB_TERMS: return B, None
     return None, (f'{terms:.3g} binomial terms and {ops:.3g} convolution steps (caps {_MAX_PB_TERMS:.0e}, '
                   f'{_MAX_PB_OPS:.0e})')
 
-def _round_levels(others, m:int)->tuple:
-    "Blanket weights rounded down onto m values spaced evenly in log γ (sound: fewer ω draws), equal ones merged."
-    gs = np.array([g for _, g in others]); grid = np.geomspace(gs.min(), gs.max(), m)
-    down = grid[np.maximum(np.searchsorted(grid, gs, side='right') - 1, 0)]      # grid[0] is the smallest γ itself
+def _round_levels(others, m:int, down:bool)->tuple:
+    "Blanket weights rounded down (else up) onto m >= 2 values spaced evenly in log γ; equal ones merged."
+    gs = np.array([g for _, g in others]); grid = np.geomspace(gs.min(), gs.max(), m)   # its ends are exact
+    i = np.searchsorted(grid, gs, side='right') - 1 if down else np.searchsorted(grid, gs, side='left')
     merged = {}
-    for (N, _), g in zip(others, down.tolist()): merged[g] = merged.get(g, 0) + N
+    for (N, _), g in zip(others, grid[np.clip(i, 0, m - 1)].tolist()): merged[g] = merged.get(g, 0) + N
     return tuple((N, g) for g, N in merged.items())
 
 
+# %% ../../../nbs/18_randomizers.ipynb #4c18cfef
+def _run_masses(N, g, L, R):
+    "P(L < X <= R) for X ~ Bin(N, γ), each from the smaller side's cdf values, and a bound on each one's error."
+    cL, sL, cR, sR = (f(v, N, g) for v in (L, R) for f in (stats.binom.cdf, stats.binom.sf))
+    mu = N*g
+    m = np.where(R < mu, cR - cL, np.where(L >= mu, sL - sR, 1 - cL - sR))   # straddling the mean: both tails
+    big = np.where(R < mu, cR, np.where(L >= mu, sL, cL + sR))
+    err = 2*_pmf_slack(N)*big + 2.0**-53*np.abs(m) + np.where((R < mu) | (L >= mu), 0.0, 2.0**-51)
+    return np.maximum(m, 0.0), err
+
+def _level_bins(N, g, B, pess, pm=None):
+    "(j0, masses of the bins j0, j0+1, ..., dropped mass): Bin(N, γ) rounded to multiples of B, down if pess, else up."
+    if N <= 256: lo, hi, tail = 0, N, 0.0
+    else: lo, hi = _c_window(N, g); tail = binom_tail_bound(N, g, lo=lo, hi=hi)
+    j = np.arange(lo//B, hi//B + 1) if pess else np.arange(-(-lo//B), -(-hi//B) + 1)
+    sgn = 1 if pess else -1
+    if pm is not None or hi - lo + 1 <= 8*len(j):            # few terms a bin: the pmf, summed per bin
+        x = np.arange(lo, hi + 1)
+        pm = stats.binom.pmf(x, N, g) if pm is None else pm
+        k = x//B if pess else -(-x//B)
+        return int(k[0]), np.bincount(k - k[0], weights=pm)*(1 + sgn*_pmf_slack(N)), tail
+    L = np.maximum(j*B - 1 if pess else (j - 1)*B, lo - 1); R = np.minimum(j*B + B - 1 if pess else j*B, hi)
+    m, err = _run_masses(N, g, L, R)                        # many terms a bin: cdf differences, error added
+    return int(j[0]), np.maximum(m + sgn*err, 0.0), tail
+
+
 # %% ../../../nbs/18_randomizers.ipynb #f1fb1466
-def _pb_parts(others, rel):
-    "Per level (window start, binomial pmf on it, dropped mass), and the rounding step B; others: (count, γ) pairs."
+def _pb_parts(others, rel, pess):
+    "Per level (j0, bin masses, dropped mass) and the step B; others: (count, γ) pairs, rounded for this end if needed."
     others, m = tuple(o for o in others if o[0] > 0), 512
     while True:
         Ns = np.array([N for N, _ in others], dtype=np.int64); gs = np.array([g for _, g in others], dtype=float)
         B, why = _pb_cost(Ns, gs, rel)
         if B is not None: break
         if len(others) <= 2: raise ResourceLimitError(f"the others' blanket count needs {why}; raise rel_block")
-        m = min(m, len(others))//2                     # too many levels: round them onto fewer values
-        others = _round_levels(others, m)
-        warnings.warn(f"{why}: the others' blanket weights are rounded down onto {m} values (sound, slightly looser)")
-    small, parts = Ns <= 256, [None]*len(Ns)
-    if small.any():                       # one boost call for the small levels: their whole support, nothing dropped
-        pm = stats.binom.pmf(np.arange(257)[:, None], Ns[small][None, :], gs[small][None, :])
-        for j, i in enumerate(np.flatnonzero(small)): parts[i] = (0, pm[:Ns[i] + 1, j], 0.0)
-    for i in np.flatnonzero(~small):
-        N, g = int(Ns[i]), float(gs[i]); lo, hi = _c_window(N, g)
-        parts[i] = (lo, stats.binom.pmf(np.arange(lo, hi + 1), N, g), binom_tail_bound(N, g, lo=lo, hi=hi))
+        m = max(2, min(m, len(others))//2)            # too many levels: round them onto fewer values
+        others = _round_levels(others, m, down=pess)  # upper end: fewer ω draws; lower end: more
+    if m < 512 and pess:
+        warnings.warn(f"the others' {len(Ns)} blanket weights are rounded onto {m} values for the convolution's caps "
+                      '(sound: the upper end down, the lower end up)')
+    small, parts = np.flatnonzero(Ns <= 256), [None]*len(Ns)
+    pm = stats.binom.pmf(np.arange(257)[:, None], Ns[None, small], gs[None, small]) if len(small) else None
+    with LateProgress("the others' blanket count: levels binned", total=len(Ns)) as ticker:
+        for i, (N, g) in enumerate(zip(Ns.tolist(), gs.tolist())):
+            p = pm[:N + 1, np.searchsorted(small, i)] if N <= 256 else None   # one boost call for the small levels
+            parts[i] = _level_bins(N, g, B, pess, p); ticker.step()
     return parts, B
 
 
 # %% ../../../nbs/18_randomizers.ipynb #1ba5f71d
 def _pb_blocks(others, rel, pess, max_groups=None):
     "(T stand-ins, log weights, dropped mass) of T = 1 + the ω count of others ((count, γ) pairs; pess: rounded down)."
-    parts, B = _pb_parts(others, rel)
+    parts, B = _pb_parts(others, rel, pess)
     cur, off, tail, terms = np.ones(1), 0, 0.0, 0
     with LateProgress("the others' blanket count: levels convolved", total=len(parts)) as ticker:
-        for lo, pm, t in parts:
-            x = lo + np.arange(len(pm)); tail += t
-            j = x//B if pess else -(-x//B)                   # each level's count rounded down (pess) or up
-            cur = np.convolve(cur, np.bincount(j - j[0], weights=pm))
-            off += int(j[0]); terms += len(x) + len(cur)
+        for j0, masses, t in parts:
+            cur = np.convolve(cur, masses); off += j0; tail += t; terms += len(masses) + len(cur)
             c, r = np.cumsum(cur), np.cumsum(cur[::-1])[::-1]
             keep = np.flatnonzero((c >= 1e-22) & (r >= 1e-22))      # trim each edge's mass below 1e-22
             a, b = int(keep[0]), int(keep[-1]) + 1
             tail += float(np.sum(cur[:a])) + float(np.sum(cur[b:]))
             cur, off = cur[a:b], off + a; ticker.step()
-    eta = 1e-13*len(parts) + 2.3e-16*terms                     # boost's pmf per level, and the sums of products
+    eta = 2.3e-16*terms                        # the convolution's sums (each level's own error is in its masses)
     nz = np.flatnonzero(cur > 0)
     T = 1 + B*(off + nz)
     if max_groups: rel = max(rel, math.log(T[-1]/T[0])/max_groups)       # as _t_rel: at most about max_groups blocks
     Tg, lwg = _group(T, np.log(cur[nz]) + math.log1p(eta if pess else -eta), _rel_groups(T, rel), pess)
-    return Tg, lwg, tail*(1 + 1e-9)
+    return Tg, lwg, tail*(1 + 1e-9 + eta)
+
 
 # %% ../../../nbs/18_randomizers.ipynb #2bcf7769
 def _krr_u_mixture(T, k, e0, gamma, rel, pess):
@@ -654,7 +683,7 @@ def krr_blanket_pair_pld(n:int, # number of users, in [1, 1e12]
     n = check_int('n', n, lo=1, hi=10**12); k = check_int('k', k, lo=2)
     e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=8.0, lo_open=True)    # p = e^ε0 <= P_MAX
     rel = check_real('rel_block', rel_block, lo=0.0, hi=0.5, lo_open=True)
-    d = check_interval(value_discretization_interval)
+    d = check_interval(value_discretization_interval); check_grid_size(2*e0, d)     # before any work
     others = None if others is None else _check_others(others, n)
     og = others and tuple((c, KRR(k)._gamma(e)) for c, e in others)         # (count, γ)
     p, kappa, gamma = math.exp(e0), math.tanh(e0/2), KRR(k)._gamma(e0)
@@ -662,7 +691,7 @@ def krr_blanket_pair_pld(n:int, # number of users, in [1, 1e12]
     grids, dropped = {}, 0.0
     with LateProgress('k-RR blanket pair: blocks of T, upper end then lower end') as ticker:   # n = 1e12: ~3 s
         for pess in (True, False):
-            acc = grids[pess] = LossGrid(kmax)
+            acc = grids[pess] = LossGrid(kmax, 2*_pmf_slack(n))       # T's and u's binomials
             Ts, lwT, tail = _t_blocks(n, gamma, rel, pess) if others is None else _pb_blocks(og, rel, pess)
             for T, lt in zip(Ts.tolist(), lwT.tolist()):
                 u, lw, lam, zero, utail = _krr_u_mixture(T, k, e0, gamma, rel, pess)
@@ -960,7 +989,7 @@ def _check_blanket_cells(n, e0, gamma, p10, p11, rel, og=None):
 
 def _blanket_grid(n, e0, gamma, p10, p11, rel, d, kmax, pess, og=None):
     "The loss grid of one end of the blanket pair, and (upper end) the certified mass set apart at loss ε0."
-    acc, dropped, cs, lws, lgs = LossGrid(kmax), 0.0, [], [], []
+    acc, dropped, cs, lws, lgs = LossGrid(kmax, 3*_pmf_slack(n)), 0.0, [], [], []   # T's, u's and a's binomials
     Ts, lwT, tail = (_t_blocks(n, gamma, _t_rel(n, gamma, rel), pess) if og is None else
                      _pb_blocks(og, rel, pess, _MAX_GROUPS))
     cells = _structured_batch(Ts, e0, gamma, p10, p11, rel, pess, _CELL_BUDGET/len(Ts))
@@ -1008,7 +1037,7 @@ def blanket_pair_pld(n:int, # number of users, in [1, 1e12]
         raise TypeError(f'randomizer must be a randomizers descriptor; got {type(randomizer).__name__}')
     e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=8.0, lo_open=True)    # p = e^ε0 <= P_MAX
     rel = check_real('rel_block', rel_block, lo=0.0, hi=0.5, lo_open=True)
-    d = check_interval(value_discretization_interval)
+    d = check_interval(value_discretization_interval); check_grid_size(2*e0, d)     # before any work
     gamma, p10, p11 = _blanket_classes(randomizer, e0)
     if others is None: return _class_pair_pld(n, e0, gamma, p10, p11, rel, d)
     if isinstance(randomizer, UnaryEncoding):       # ω is the all-zero vector's report: it moves with the level
