@@ -18,7 +18,7 @@ def gauss_delta(z, e):
     return stats.norm.cdf(0.5/z - e*z) - math.exp(e)*stats.norm.cdf(-0.5/z - e*z)
 
 # (a) the Gaussian mechanism: its exact profile in, dp_accounting's Gaussian PLD and the closed form out
-@pytest.mark.parametrize('sigma', [0.8, 2.0])
+@pytest.mark.parametrize('sigma', [pytest.param(0.8, marks=pytest.mark.slow), 2.0])
 def test_gaussian_profile_composes_to_the_gaussian(sigma):
     pl = profile_pld(lambda e: gauss_delta(sigma, e))
     ref = P.from_gaussian_mechanism(sigma, value_discretization_interval=1e-4)

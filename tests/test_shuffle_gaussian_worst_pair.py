@@ -12,7 +12,7 @@ def _density(y, x, s):
     return sum(math.prod(c*math.exp(-0.5*((y[i] - x[p[i]])/s)**2) for i in range(len(x))) for p in perms)/len(perms)
 
 @pytest.mark.parametrize('x,xp,s,e', [((0.0, 0.3), (0.8, 0.3), 1.0, 0.3), ((0.0, 0.0), (1.0, 0.0), 0.7, 1.0),
-                                      ((0.2, 1.0), (0.6, 1.0), 1.5, 0.0)])
+                                      pytest.param((0.2, 1.0), (0.6, 1.0), 1.5, 0.0, marks=pytest.mark.slow)])
 def test_quadrature_against_scipy_dblquad(x, xp, s, e):
     f = lambda b, a: max(_density((a, b), x, s) - math.exp(e)*_density((a, b), xp, s), 0.0)
     L = 9*s

@@ -186,8 +186,9 @@ def _gdp_epsilon(mu, delta):
 @pytest.mark.parametrize('make,mu', [
     (lambda: subsampled_shuffle_gaussian_pld(60000, 6000, noise_multiplier=3.0, value_discretization_interval=1e-6),
      0.1*math.sqrt(math.expm1(1/9)/6000)),
-    (lambda: shuffled_checkin_pld(60000, 0.1, noise_multiplier=5.0, value_discretization_interval=1e-6,
-                                  max_buckets=8), 0.1*math.sqrt(math.expm1(1/25)/6000))])
+    pytest.param(lambda: shuffled_checkin_pld(60000, 0.1, noise_multiplier=5.0, value_discretization_interval=1e-6,
+                                              max_buckets=8), 0.1*math.sqrt(math.expm1(1/25)/6000),
+                 marks=pytest.mark.slow)])
 def test_gdp_limit_at_large_n(make, mu):
     "Many users: the ratio 1 + q(W̄ - 1) is nearly normal with sd μ = q sqrt(expm1(1/σ²)/m), i.e. μ-GDP."
     pair = make().self_compose(100)
