@@ -81,9 +81,9 @@ class HeterogeneousShuffledLDPEvent(Event):
     randomizer: Randomizer = dataclasses.field(kw_only=True) # one of FAMILY (k_rr(k), binary_rr(), ...)
     victim_epsilon: float|None = dataclasses.field(default=None, kw_only=True) # None: every user; a level: its users
     def validate(self):
-        check_levels(self.group_sizes, self.local_epsilons)
-        self._set('group_sizes', tuple(int(n) for n in self.group_sizes))
-        self._set('local_epsilons', tuple(float(e) for e in self.local_epsilons))
+        levels = check_levels(self.group_sizes, self.local_epsilons)     # merged by level, increasing: one
+        self._set('group_sizes', tuple(c for c, _ in levels))             # population, one event
+        self._set('local_epsilons', tuple(e for _, e in levels))
         check_family(self.randomizer)
         if self.victim_epsilon is not None:
             v = check_real('victim_epsilon', self.victim_epsilon, lo=0.0, hi=8.0, lo_open=True)
