@@ -13,7 +13,8 @@ from ...core import check_int, check_real
 from ...accounting.events import Event
 from ...accounting.pld import PldPair, pld_of, check_interval
 from .randomizers import (Randomizer, KRR, SubsetSelection, HadamardResponse,
-                                                                 LocalHash, krr_blanket_pair_pld, blanket_pair_pld)
+                                                                 LocalHash, krr_blanket_pair_pld, blanket_pair_pld,
+                                                                 has_blanket_pair)
 
 # %% ../../../nbs/19d_heterogeneous.ipynb #9ba0caac
 MAX_LEVELS = 10**4   # distinct levels (the Poisson-binomial convolution is checked again before work)
@@ -44,9 +45,10 @@ def check_family(randomizer, # a descriptor of mechanisms.shuffled_ldp.randomize
     "The randomizer if its blanket law is the same at every level (FAMILY); TypeError or ValueError otherwise."
     if not isinstance(randomizer, Randomizer):
         raise TypeError(f'randomizer must be a randomizers descriptor; got {type(randomizer).__name__}')
-    if not isinstance(randomizer, FAMILY):
+    if not isinstance(randomizer, FAMILY) or not has_blanket_pair(randomizer):
         raise ValueError(f'randomizer must be k_rr(k), binary_rr(), subset_selection(d, k), hadamard_response(K, s) '
-                         f'or local_hash(l) (one blanket law at every level); got {randomizer}')
+                         f'with s <= 2K/3 or disjoint sets, or local_hash(l) (one blanket law at every level); '
+                         f'got {randomizer}')
     return randomizer
 
 # %% ../../../nbs/19d_heterogeneous.ipynb #3d7a0989

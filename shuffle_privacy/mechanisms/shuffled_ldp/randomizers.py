@@ -290,7 +290,7 @@ _CHUNK = 2*10**6   # cells per vectorised chunk
 _MAX_CELLS = 3*10**8
 
 def _logpmf(k, n, p):
-    "log of Bin(n, p)'s pmf through boost's pmf (stats.binom.pmf): relative error about 1e-13 (checked: tests)."
+    "log of Bin(n, p)'s pmf through boost's pmf (stats.binom.pmf): relative error within _pmf_slack(n) (tests)."
     with np.errstate(divide='ignore'): return np.log(stats.binom.pmf(k, n, p))
 
 def _lookup(f, k, N, p):
