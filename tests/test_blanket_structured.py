@@ -10,6 +10,7 @@ from shuffle_privacy.core import ResourceLimitError
 from shuffle_privacy.mechanisms.shuffled_ldp.randomizers import (blanket_pair_pld, subset_selection, hadamard_response,
     unary_encoding, optimized_unary_encoding, local_hash, k_rr, laplace, vr_pair_pld)
 from shuffle_privacy.mechanisms.shuffled_ldp.pld import fmt21_pair_pld
+from shuffle_privacy.mechanisms.shuffled_ldp import randomizers as R
 
 def _norm(T): T = np.asarray(T, float); return T/T.sum(1, keepdims=True)
 
@@ -124,3 +125,31 @@ def test_bad_inputs():
     with pytest.raises(ValueError, match='value_discretization_interval'):
         blanket_pair_pld(10, k_rr(3), 1.0, value_discretization_interval=0.0)
     with pytest.raises(ResourceLimitError, match='rel_block'): blanket_pair_pld(10**12, subset_selection(10, 3), 1.0)
+
+
+# ---------- Hadamard response with Sylvester rows: output 0 in every set ----------
+def _worst_sylvester(n, K, e0, eps):
+    "Exact δ(ε) of shuffled Hadamard response (rows 1..K-1 of H_K), maximised over every neighbouring pair."
+    import itertools
+    from helpers_enum import table, shuffled_law, hockey
+    T = table(R.hadamard_response(K, K//2), e0)
+    best = 0.0
+    for x, x2 in itertools.permutations(range(len(T)), 2):
+        for rest in itertools.combinations_with_replacement(range(len(T)), n - 1):
+            best = max(best, hockey(shuffled_law(T, (x,) + rest), shuffled_law(T, (x2,) + rest), eps))
+    return best
+
+@pytest.mark.parametrize('n,e0', [(2, 2.0), pytest.param(3, 3.0, marks=pytest.mark.slow)])
+def test_sylvester_pair_dominates_every_neighbouring_pair(n, e0):
+    "The Sylvester blanket pair (notebook 18) is above the exact δ of every neighbouring pair of H_8's rows."
+    pr = R.sylvester_blanket_pair_pld(n, 8, e0, value_discretization_interval=1e-5)
+    for eps in (0.0, 0.3, 1.0):
+        assert _worst_sylvester(n, 8, e0, eps) <= pr.delta_bounds(eps)[1] + 1e-12, eps
+
+@pytest.mark.slow
+def test_sylvester_pair_is_tighter_at_large_local_epsilon():
+    "At ε0 = 8, K = 128 the common output's blanket matters: the event takes it (n = 1e4, δ = 1e-8: below 6)."
+    from shuffle_privacy.mechanisms.shuffled_ldp.pld import randomizer_pld
+    up = randomizer_pld(10**4, 8.0, R.hadamard_response(128, 64)).epsilon_bounds(1e-8)[1]
+    fam = R.blanket_pair_pld(10**4, R.hadamard_response(128, 64), 8.0).epsilon_bounds(1e-8)[1]
+    assert up < 6.0 < fam

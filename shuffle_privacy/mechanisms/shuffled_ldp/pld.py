@@ -549,7 +549,13 @@ def _approx_ldp_pld(n:int, e0:float, d0:float, d:float)->PldPair:
 
 # %% ../../../nbs/19_shuffled_ldp.ipynb #33f9c7ea
 from .randomizers import (with_dataset_lower, CORNER_EPS_MAX,
+                                                                 sylvester_blanket_pair_pld, HadamardResponse,
                                                                  laplace_blanket_pair_pld)
+
+def _sylvester(rz)->bool:
+    "Hadamard response with Sylvester rows: s = K/2, K a power of two >= 4, sets not disjoint."
+    return isinstance(rz, HadamardResponse) and not rz.disjoint and rz.K >= 4 and not rz.K & (rz.K - 1) \
+        and 2*rz.s == rz.K
 
 @functools.lru_cache(maxsize=32)
 def _structured_pld(n:int, e0:float, randomizer:Randomizer, d:float)->PldPair:
@@ -566,6 +572,9 @@ def _structured_pld(n:int, e0:float, randomizer:Randomizer, d:float)->PldPair:
     if e0 <= 8.0 and has_blanket_pair(randomizer):                 # the exact blanket pair of two-class randomizers
         try: pairs.append(blanket_pair_pld(n, randomizer, e0, value_discretization_interval=d))
         except ResourceLimitError: pass                            # too large an n for it
+    if e0 <= 8.0 and _sylvester(randomizer):                       # Hadamard rows: output 0 in every set (18)
+        try: pairs.append(sylvester_blanket_pair_pld(n, randomizer.K, e0, value_discretization_interval=d))
+        except ResourceLimitError: pass
     if e0 <= CORNER_EPS_MAX and isinstance(randomizer, (Laplace, Piecewise, Collision, PrivUnit)):   # corner pair
         g = randomizer.blanket_gamma(e0)
         try: pairs.append(corner_blanket_pair_pld(n, e0, g, value_discretization_interval=d))

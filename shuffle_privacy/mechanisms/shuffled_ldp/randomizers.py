@@ -8,9 +8,10 @@ __all__ = ['P_MAX', 'CORNER_EPS_MAX', 'VRParams', 'check_local_epsilon', 'Random
            'LocalHash', 'local_hash', 'HadamardResponse', 'hadamard_response', 'UnaryEncoding', 'unary_encoding',
            'optimized_unary_encoding', 'Collision', 'collision', 'PrivUnit', 'priv_unit', 'vr_parameters',
            'binom_tail_bound', 'LossGrid', 'vr_pair_pld', 'vr_delta', 'krr_blanket_pair_pld', 'krr_dataset_delta',
-           'krr_pair_pld', 'has_blanket_pair', 'blanket_pair_pld', 'dataset_delta', 'with_dataset_lower',
-           'corner_blanket_pair_pld', 'corner_blanket_upper_pmf', 'binned_dataset_delta', 'mixed_dataset_delta',
-           'laplace_blanket_delta', 'laplace_blanket_pair_pld']
+           'krr_pair_pld', 'has_blanket_pair', 'blanket_pair_pld', 'sylvester_blanket_classes',
+           'sylvester_blanket_pair_pld', 'dataset_delta', 'with_dataset_lower', 'corner_blanket_pair_pld',
+           'corner_blanket_upper_pmf', 'binned_dataset_delta', 'mixed_dataset_delta', 'laplace_blanket_delta',
+           'laplace_blanket_pair_pld']
 
 # %% ../../../nbs/18_randomizers.ipynb #14915dc6
 import dataclasses, math
@@ -1047,6 +1048,29 @@ def blanket_pair_pld(n:int, # number of users, in [1, 1e12]
     return _class_pair_pld(n, e0, gamma, p10, p11, rel, d, og)
 
 
+
+# %% ../../../nbs/18_randomizers.ipynb #16d7d23f
+def sylvester_blanket_classes(K:int, # output size, a power of two >= 4
+                              local_epsilon:float, # ε0 > 0
+                             )->tuple:
+    "(γ', p10', p11') of Hadamard response with Sylvester rows (s = K/2): output 0 lies in every set (see above)."
+    K = check_int('K', K, lo=4)
+    if K & (K - 1): raise ValueError(f'K must be a power of two (Sylvester rows); got {K}')
+    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=50.0, lo_open=True)
+    D = K - 1 + math.exp(e0)
+    p10, p11 = (K/4)/D, (K/4 - 1)/D
+    return 1/(1 + math.expm1(e0)*(p10 + p11)), p10, p11
+
+def sylvester_blanket_pair_pld(n:int, # number of users, in [1, 1e12]
+                               K:int, # output size, a power of two >= 4 (the sets: rows 1.. of H_K, s = K/2)
+                               local_epsilon:float, # ε0 in (0, 8]
+                               *, value_discretization_interval:float=1e-4, # loss grid, in [1e-7, 1]
+                              )->PldPair:
+    "Certified PLD pair of Balle et al.'s blanket pair of Sylvester Hadamard response (replace-one, symmetric)."
+    n = check_int('n', n, lo=1, hi=10**12)
+    e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=8.0, lo_open=True)
+    d = check_interval(value_discretization_interval); check_grid_size(2*e0, d)
+    return _class_pair_pld(n, e0, *sylvester_blanket_classes(K, e0), 2e-3, d)
 
 # %% ../../../nbs/18_randomizers.ipynb #ff731054
 def _ff(x, j):
