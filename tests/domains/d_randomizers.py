@@ -82,7 +82,8 @@ DOMAINS = {
     M + 'sylvester_blanket_classes': Domain(st.fixed_dictionaries(dict(
         K=st.sampled_from([4, 8, 128, 2**20]), local_epsilon=log_uniform(1e-3, 50.0))), kind='object',
         check=lambda r, kw: 0 < r[0] <= 1 and 0 < r[1] and 0 <= r[2] and 2*r[1] + r[2] <= 1, nan_params=(),
-        invalid=(dict(K=12, local_epsilon=1.0), dict(K=2, local_epsilon=1.0), dict(K=8, local_epsilon=0.0))),
+        invalid=(dict(K=12, local_epsilon=1.0), dict(K=2, local_epsilon=1.0), dict(K=8, local_epsilon=0.0),
+                 dict(K=2**1100, local_epsilon=1.0))),
     M + 'sylvester_blanket_pair_pld': Domain(st.fixed_dictionaries(dict(
         n=ints(1, 10**6), K=st.sampled_from([4, 8, 128]), local_epsilon=log_uniform(1e-3, 8.0),
         value_discretization_interval=_d)), kind='object', check=_pair_ok, max_examples=6, quick=2,

@@ -1050,11 +1050,11 @@ def blanket_pair_pld(n:int, # number of users, in [1, 1e12]
 
 
 # %% ../../../nbs/18_randomizers.ipynb #16d7d23f
-def sylvester_blanket_classes(K:int, # output size, a power of two >= 4
+def sylvester_blanket_classes(K:int, # output size, a power of two in [4, 2^60]
                               local_epsilon:float, # ε0 > 0
                              )->tuple:
     "(γ', p10', p11') of Hadamard response with Sylvester rows (s = K/2): output 0 lies in every set (see above)."
-    K = check_int('K', K, lo=4)
+    K = check_int('K', K, lo=4, hi=2**60)
     if K & (K - 1): raise ValueError(f'K must be a power of two (Sylvester rows); got {K}')
     e0 = check_real('local_epsilon', local_epsilon, lo=0.0, hi=50.0, lo_open=True)
     D = K - 1 + math.exp(e0)
@@ -1062,7 +1062,7 @@ def sylvester_blanket_classes(K:int, # output size, a power of two >= 4
     return 1/(1 + math.expm1(e0)*(p10 + p11)), p10, p11
 
 def sylvester_blanket_pair_pld(n:int, # number of users, in [1, 1e12]
-                               K:int, # output size, a power of two >= 4 (the sets: rows 1.. of H_K, s = K/2)
+                               K:int, # output size, a power of two in [4, 2^60] (sets: rows 1.. of H_K, s = K/2)
                                local_epsilon:float, # ε0 in (0, 8]
                                *, value_discretization_interval:float=1e-4, # loss grid, in [1e-7, 1]
                               )->PldPair:
